@@ -1,0 +1,362 @@
+"""A small declarative order grammar shared by every game (DESIGN §4, "The text format").
+
+A game describes each order by a syntax string; the same metadata parses lines, renders the
+canonical echo, and writes HELP.  Syntax elements:
+
+* ``WORD``             a keyword (case-insensitive; an unambiguous prefix is accepted)
+* ``<name:type>``      a slot resolved through the game's lexicon (areas, blocks, cards, …)
+* ``<name:type...>``   one or more values of that type
+* ``<name:A|B|C>``     one of the listed words, stored under ``name``
+* ``<name:int>``       an integer
+* ``[ … ]``            an optional group
+
+Names are resolved exactly, then by alias, then by unambiguous prefix; a miss suggests the nearest
+legal names.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
+
+from moderator.core.errors import ParseError
+
+Value = str | int | tuple[str, ...] | None
+
+
+@dataclass(frozen=True)
+class Order:
+    """A parsed order: its kind (the decision kind it answers), its form, and its slot values."""
+
+    kind: str
+    form: str
+    args: tuple[tuple[str, Value], ...] = ()
+
+    def get(self, name: str, default: Value = None) -> Value:
+        for key, value in self.args:
+            if key == name:
+                return value
+        return default
+
+    def values(self, name: str) -> tuple[str, ...]:
+        value = self.get(name)
+        if value is None:
+            return ()
+        if isinstance(value, tuple):
+            return value
+        return (str(value),)
+
+    @classmethod
+    def make(cls, kind: str, form: str, **args: Value) -> "Order":
+        return cls(kind, form, tuple((k, v) for k, v in args.items() if v is not None))
+
+
+# ---------------------------------------------------------------- syntax elements
+
+
+@dataclass(frozen=True)
+class _Keyword:
+    word: str
+
+
+@dataclass(frozen=True)
+class _Slot:
+    name: str
+    type: str
+    many: bool = False
+    choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class _Optional:
+    items: tuple[Any, ...]
+
+
+_TOKEN = re.compile(r"\[|\]|<[^>]+>|[^\s\[\]<>]+")
+
+
+def _compile(syntax: str) -> tuple[Any, ...]:
+    stack: list[list[Any]] = [[]]
+    for piece in _TOKEN.findall(syntax):
+        if piece == "[":
+            stack.append([])
+        elif piece == "]":
+            group = stack.pop()
+            stack[-1].append(_Optional(tuple(group)))
+        elif piece.startswith("<"):
+            name, _, kind = piece[1:-1].partition(":")
+            many = kind.endswith("...")
+            kind = kind.removesuffix("...")
+            if "|" in kind:
+                stack[-1].append(_Slot(name, "choice", many, tuple(kind.split("|"))))
+            else:
+                stack[-1].append(_Slot(name, kind or "word", many))
+        else:
+            stack[-1].append(_Keyword(piece.upper()))
+    if len(stack) != 1:
+        raise ValueError(f"unbalanced [ ] in syntax {syntax!r}")
+    return tuple(stack[0])
+
+
+@dataclass(frozen=True)
+class OrderSpec:
+    """One form of one order kind, with help text and examples for HELP."""
+
+    kind: str
+    form: str
+    syntax: str
+    help: str
+    examples: tuple[str, ...] = ()
+
+    @property
+    def elements(self) -> tuple[Any, ...]:
+        return _compile(self.syntax)
+
+    @property
+    def first_keyword(self) -> str | None:
+        first = self.elements[0] if self.elements else None
+        return first.word if isinstance(first, _Keyword) else None
+
+
+@dataclass(frozen=True)
+class ConditionSpec:
+    """A test a script guard or standing order may use; evaluated only on the role's own view."""
+
+    name: str
+    params: str
+    help: str
+
+
+# ---------------------------------------------------------------- lexicon
+
+
+@dataclass
+class Lexicon:
+    """The names a role may use, by type: canonical name → aliases."""
+
+    names: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
+
+    def add(self, type_: str, canonical: str, aliases: Iterable[str] = ()) -> None:
+        self.names.setdefault(type_, {})[canonical] = tuple(aliases)
+
+    def resolve(self, type_: str, token: str) -> str:
+        table = self.names.get(type_, {})
+        wanted = token.casefold()
+        for canonical, aliases in table.items():
+            if canonical.casefold() == wanted or any(a.casefold() == wanted for a in aliases):
+                return canonical
+        prefixed = {c for c, aliases in table.items()
+                    if c.casefold().startswith(wanted) or any(a.casefold().startswith(wanted) for a in aliases)}
+        if len(prefixed) == 1 and len(wanted) >= 2:
+            return prefixed.pop()
+        pool = [c for c in table] + [a for aliases in table.values() for a in aliases]
+        near = difflib.get_close_matches(token, pool, n=3, cutoff=0.6)
+        if not near:
+            near = difflib.get_close_matches(token.upper(), [p.upper() for p in pool], n=3, cutoff=0.6)
+        if len(prefixed) > 1:
+            raise ParseError(f"'{token}' could be any of {', '.join(sorted(prefixed))}",
+                             tuple(sorted(prefixed))[:3])
+        raise ParseError(f"no {type_} '{token}'", tuple(dict.fromkeys(near)))
+
+
+# ---------------------------------------------------------------- grammar
+
+
+def tokenize(line: str) -> list[str]:
+    """Split an order line into tokens; commas separate like spaces, '->' stands alone."""
+    line = line.replace(",", " ").replace("->", " -> ")
+    return line.split()
+
+
+class _Fail(Exception):
+    def __init__(self, position: int, error: ParseError):
+        self.position = position
+        self.error = error
+
+
+class Grammar:
+    """The orders of one game, with condition names for guards and standing orders."""
+
+    def __init__(self, specs: Sequence[OrderSpec], conditions: Sequence[ConditionSpec] = (),
+                 kind_titles: Mapping[str, str] | None = None):
+        self.specs = tuple(specs)
+        self.conditions = {c.name.upper(): c for c in conditions}
+        self.kind_titles = dict(kind_titles or {})
+        keywords = {spec.first_keyword for spec in self.specs}
+        if None in keywords:
+            raise ValueError("every order form must begin with a keyword")
+        self.keywords = sorted(k for k in keywords if k)
+
+    # ---- parsing
+
+    def parse(self, line: str, lexicon: Lexicon, kinds: Iterable[str] | None = None) -> Order:
+        """Parse one order line; raise ParseError naming the problem and the nearest fix."""
+        tokens = tokenize(line)
+        if not tokens:
+            raise ParseError("empty order")
+        wanted = set(kinds) if kinds is not None else None
+        head = tokens[0].upper()
+        exact = [k for k in self.keywords if k == head]
+        prefixed = [k for k in self.keywords if k.startswith(head)] if len(head) >= 2 else []
+        candidates = exact or prefixed
+        if not candidates:
+            near = difflib.get_close_matches(head, self.keywords, n=3, cutoff=0.5)
+            raise ParseError(f"unknown order '{tokens[0]}'", tuple(near))
+        if len(candidates) > 1:
+            raise ParseError(f"'{tokens[0]}' could be {', '.join(candidates)}", tuple(candidates[:3]))
+        keyword = candidates[0]
+        specs = [s for s in self.specs if s.first_keyword == keyword]
+        if wanted is not None and not any(s.kind in wanted for s in specs):
+            pass  # still parse it, so the caller can say "this does not answer the question"
+        best: _Fail | None = None
+        for spec in specs:
+            try:
+                args = self._match(spec.elements, tokens, 0, lexicon, {})
+                return Order(spec.kind, spec.form, tuple(args.items()))
+            except _Fail as fail:
+                if best is None or fail.position > best.position:
+                    best = fail
+        assert best is not None
+        forms = "; ".join(s.syntax for s in specs)
+        error = best.error
+        raise ParseError(f"{error} (expected: {forms})", error.suggestions)
+
+    def _match(self, elements: Sequence[Any], tokens: list[str], pos: int, lexicon: Lexicon,
+               args: dict[str, Value]) -> dict[str, Value]:
+        end = self._match_seq(elements, 0, tokens, pos, lexicon, args)
+        if end != len(tokens):
+            raise _Fail(end, ParseError(f"unexpected '{' '.join(tokens[end:])}'"))
+        return args
+
+    def _match_seq(self, elements: Sequence[Any], i: int, tokens: list[str], pos: int,
+                   lexicon: Lexicon, args: dict[str, Value]) -> int:
+        if i == len(elements):
+            return pos
+        element = elements[i]
+        if isinstance(element, _Keyword):
+            if pos >= len(tokens):
+                raise _Fail(pos, ParseError(f"missing '{element.word}'"))
+            token = tokens[pos].upper()
+            if token != element.word and not (len(token) >= 2 and element.word.startswith(token)
+                                               and element.word not in ("->",)):
+                raise _Fail(pos, ParseError(f"expected '{element.word}' but found '{tokens[pos]}'"))
+            return self._match_seq(elements, i + 1, tokens, pos + 1, lexicon, args)
+        if isinstance(element, _Optional):
+            trial = dict(args)
+            try:
+                inner_end = self._match_seq(element.items, 0, tokens, pos, lexicon, trial)
+                end = self._match_seq(elements, i + 1, tokens, inner_end, lexicon, trial)
+                args.clear()
+                args.update(trial)
+                return end
+            except _Fail as with_group:
+                try:
+                    return self._match_seq(elements, i + 1, tokens, pos, lexicon, args)
+                except _Fail as without:
+                    raise with_group if with_group.position >= without.position else without
+        assert isinstance(element, _Slot)
+        if pos >= len(tokens):
+            raise _Fail(pos, ParseError(f"missing {element.name}"))
+        if not element.many:
+            args[element.name] = self._value(element, tokens[pos], pos, lexicon)
+            return self._match_seq(elements, i + 1, tokens, pos + 1, lexicon, args)
+        # one or more: take the longest run that still lets the rest match
+        values: list[str] = []
+        last_error: _Fail | None = None
+        end = pos
+        while end < len(tokens):
+            try:
+                values.append(str(self._value(element, tokens[end], end, lexicon)))
+            except _Fail as fail:
+                last_error = fail
+                break
+            end += 1
+        if not values:
+            raise last_error or _Fail(pos, ParseError(f"missing {element.name}"))
+        for count in range(len(values), 0, -1):
+            trial = dict(args)
+            trial[element.name] = tuple(values[:count])
+            try:
+                result = self._match_seq(elements, i + 1, tokens, pos + count, lexicon, trial)
+                args.clear()
+                args.update(trial)
+                return result
+            except _Fail as fail:
+                if last_error is None or fail.position >= last_error.position:
+                    last_error = fail
+        assert last_error is not None
+        raise last_error
+
+    @staticmethod
+    def _value(slot: _Slot, token: str, pos: int, lexicon: Lexicon) -> Value:
+        if slot.type == "int":
+            try:
+                return int(token)
+            except ValueError:
+                raise _Fail(pos, ParseError(f"{slot.name} must be a number, not '{token}'")) from None
+        if slot.type == "choice":
+            upper = token.upper()
+            hits = [c for c in slot.choices if c == upper] or \
+                   [c for c in slot.choices if len(upper) >= 2 and c.startswith(upper)]
+            if len(hits) == 1:
+                return hits[0]
+            near = difflib.get_close_matches(upper, slot.choices, n=3, cutoff=0.5)
+            raise _Fail(pos, ParseError(f"{slot.name} must be one of {'|'.join(slot.choices)}, not '{token}'",
+                                        tuple(near)))
+        if slot.type == "word":
+            return token
+        try:
+            return lexicon.resolve(slot.type, token)
+        except ParseError as error:
+            raise _Fail(pos, error) from None
+
+    # ---- rendering
+
+    def spec(self, kind: str, form: str) -> OrderSpec:
+        for spec in self.specs:
+            if spec.kind == kind and spec.form == form:
+                return spec
+        raise KeyError(f"{kind}/{form}")
+
+    def render(self, order: Order) -> str:
+        """The canonical text of an order; parse(render(order)) == order."""
+        spec = self.spec(order.kind, order.form)
+        args = dict(order.args)
+        return " ".join(self._render_seq(spec.elements, args))
+
+    def _render_seq(self, elements: Sequence[Any], args: dict[str, Value]) -> list[str]:
+        out: list[str] = []
+        for element in elements:
+            if isinstance(element, _Keyword):
+                out.append(element.word)
+            elif isinstance(element, _Optional):
+                if self._names_in(element.items) & {k for k, v in args.items() if v is not None}:
+                    out.extend(self._render_seq(element.items, args))
+            else:
+                value = args.get(element.name)
+                if value is None:
+                    continue
+                if isinstance(value, tuple):
+                    out.extend(value)
+                else:
+                    out.append(str(value))
+        return out
+
+    def _names_in(self, elements: Sequence[Any]) -> set[str]:
+        names: set[str] = set()
+        for element in elements:
+            if isinstance(element, _Slot):
+                names.add(element.name)
+            elif isinstance(element, _Optional):
+                names |= self._names_in(element.items)
+        return names
+
+    # ---- help
+
+    def help_sections(self) -> list[tuple[str, list[OrderSpec]]]:
+        sections: dict[str, list[OrderSpec]] = {}
+        for spec in self.specs:
+            sections.setdefault(spec.kind, []).append(spec)
+        return [(self.kind_titles.get(kind, kind), specs) for kind, specs in sections.items()]

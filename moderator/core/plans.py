@@ -1,0 +1,252 @@
+"""Scripts and standing orders: how one e-mail answers many decisions (DESIGN §4).
+
+A player's message body, after the envelope, is read line by line into a `Plan`:
+
+* an order line joins the *script*; scripts run in order, one decision at a time, until a line
+  stops fitting (then the rest is held and the player told why);
+* ``IF <test> [AND <test>…]: <order>`` guards a script line; a false guard skips it;
+* ``STOP`` ends the script there (useful as ``IF LOST: STOP``);
+* ``STANDING <kind> [IF <test>…]: <order>|ASK|NONE`` files a standing order that answers every
+  future decision of that kind whose tests hold; ``ASK <kind>`` is short for
+  ``STANDING <kind>: ASK``; ``STANDING CLEAR [<kind>]`` withdraws them.
+
+Tests are the game's named conditions, evaluated only on the deciding role's own view.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Sequence
+
+from moderator.core.errors import ParseError
+from moderator.core.grammar import Grammar, Lexicon, Order, tokenize
+
+ASK = "ASK"
+
+
+@dataclass(frozen=True)
+class Test:
+    name: str
+    args: tuple[str, ...] = ()
+    negated: bool = False
+
+    def render(self) -> str:
+        text = " ".join((self.name, *self.args))
+        return f"NOT {text}" if self.negated else text
+
+
+@dataclass(frozen=True)
+class ScriptLine:
+    line_no: int
+    text: str  # canonical text of the order, or "STOP"
+    guard: tuple[Test, ...] = ()
+
+    @property
+    def is_stop(self) -> bool:
+        return self.text == "STOP"
+
+    def render(self) -> str:
+        if not self.guard:
+            return self.text
+        return "IF " + " AND ".join(t.render() for t in self.guard) + ": " + self.text
+
+
+@dataclass(frozen=True)
+class Standing:
+    kind: str
+    answer: str  # canonical order text, or ASK
+    guard: tuple[Test, ...] = ()
+    line_no: int = 0
+
+    def render(self) -> str:
+        guard = (" IF " + " AND ".join(t.render() for t in self.guard)) if self.guard else ""
+        return f"STANDING {self.kind.upper()}{guard}: {self.answer}"
+
+
+@dataclass
+class Plan:
+    """What a seat has filed: a script waiting to run and its standing orders."""
+
+    script: list[ScriptLine] = field(default_factory=list)
+    standing: list[Standing] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "script": [{"line_no": s.line_no, "text": s.text, "guard": [asdict(t) for t in s.guard]}
+                       for s in self.script],
+            "standing": [{"kind": s.kind, "answer": s.answer, "line_no": s.line_no,
+                          "guard": [asdict(t) for t in s.guard]} for s in self.standing],
+        }
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any] | None) -> "Plan":
+        if not raw:
+            return cls()
+
+        def tests(items: list[dict]) -> tuple[Test, ...]:
+            return tuple(Test(t["name"], tuple(t["args"]), t["negated"]) for t in items)
+
+        return cls(
+            [ScriptLine(s["line_no"], s["text"], tests(s["guard"])) for s in raw.get("script", [])],
+            [Standing(s["kind"], s["answer"], tests(s["guard"]), s.get("line_no", 0))
+             for s in raw.get("standing", [])],
+        )
+
+
+@dataclass(frozen=True)
+class LineResult:
+    """The receipt entry for one line of a message."""
+
+    line_no: int
+    source: str
+    canonical: str | None = None
+    error: str | None = None
+    note: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+@dataclass
+class ParsedBody:
+    script: list[ScriptLine] = field(default_factory=list)
+    standing: list[Standing] = field(default_factory=list)
+    clear_kinds: list[str | None] = field(default_factory=list)
+    lines: list[LineResult] = field(default_factory=list)
+
+    @property
+    def has_errors(self) -> bool:
+        return any(not line.ok for line in self.lines)
+
+
+def _split_guard(text: str) -> tuple[str, str]:
+    """'IF A AND B: ORDER' -> ('A AND B', 'ORDER'); also accepts 'IF A THEN ORDER'."""
+    body = text[2:].strip()
+    if ":" in body:
+        condition, _, rest = body.partition(":")
+        return condition.strip(), rest.strip()
+    upper = body.upper()
+    at = upper.find(" THEN ")
+    if at < 0:
+        raise ParseError("a guard needs ':' or THEN before the order, e.g. 'IF LOST: STOP'")
+    return body[:at].strip(), body[at + 6:].strip()
+
+
+def parse_tests(text: str, grammar: Grammar) -> tuple[Test, ...]:
+    tests: list[Test] = []
+    for part in _split_and(text):
+        tokens = tokenize(part)
+        negated = bool(tokens) and tokens[0].upper() == "NOT"
+        if negated:
+            tokens = tokens[1:]
+        if not tokens:
+            raise ParseError("empty test in a guard")
+        name = tokens[0].upper()
+        if name not in grammar.conditions:
+            import difflib
+
+            near = difflib.get_close_matches(name, list(grammar.conditions), n=3, cutoff=0.5)
+            raise ParseError(f"unknown test '{tokens[0]}'", tuple(near))
+        tests.append(Test(name, tuple(t.upper() for t in tokens[1:]), negated))
+    return tuple(tests)
+
+
+def _split_and(text: str) -> list[str]:
+    parts: list[str] = []
+    current: list[str] = []
+    for token in text.split():
+        if token.upper() == "AND":
+            parts.append(" ".join(current))
+            current = []
+        else:
+            current.append(token)
+    parts.append(" ".join(current))
+    return [p for p in parts if p.strip()] or [""]
+
+
+def parse_body(lines: Sequence[tuple[int, str]], grammar: Grammar, lexicon: Lexicon,
+               standing_kinds: Sequence[str]) -> ParsedBody:
+    """Read every order line (never stopping at the first bad one) into a ParsedBody."""
+    body = ParsedBody()
+    kinds = {k.upper(): k for k in standing_kinds}
+    for line_no, raw in lines:
+        text = raw.strip()
+        upper = text.upper()
+        try:
+            if upper == "STOP":
+                body.script.append(ScriptLine(line_no, "STOP"))
+                body.lines.append(LineResult(line_no, raw, "STOP"))
+            elif upper.startswith("STANDING ") or upper.startswith("ASK "):
+                body.lines.append(_parse_standing(line_no, raw, text, grammar, lexicon, kinds, body))
+            elif upper.startswith("IF "):
+                condition, order_text = _split_guard(text)
+                guard = parse_tests(condition, grammar)
+                if order_text.upper() == "STOP":
+                    canonical = "STOP"
+                else:
+                    canonical = grammar.render(grammar.parse(order_text, lexicon))
+                line = ScriptLine(line_no, canonical, guard)
+                body.script.append(line)
+                body.lines.append(LineResult(line_no, raw, line.render()))
+            else:
+                order = grammar.parse(text, lexicon)
+                canonical = grammar.render(order)
+                body.script.append(ScriptLine(line_no, canonical))
+                body.lines.append(LineResult(line_no, raw, canonical))
+        except ParseError as error:
+            body.lines.append(LineResult(line_no, raw, error=error.explain()))
+    return body
+
+
+def _parse_standing(line_no: int, raw: str, text: str, grammar: Grammar, lexicon: Lexicon,
+                    kinds: dict[str, str], body: ParsedBody) -> LineResult:
+    tokens = text.split(None, 1)
+    head = tokens[0].upper()
+    rest = tokens[1] if len(tokens) > 1 else ""
+    if head == "ASK":
+        kind = _kind(rest.strip(), kinds)
+        standing = Standing(kind, ASK, (), line_no)
+        body.standing.append(standing)
+        return LineResult(line_no, raw, standing.render())
+    if rest.upper().startswith("CLEAR"):
+        what = rest[5:].strip()
+        kind = _kind(what, kinds) if what else None
+        body.clear_kinds.append(kind)
+        return LineResult(line_no, raw, f"STANDING CLEAR {kind.upper() if kind else ''}".strip())
+    if ":" not in rest:
+        raise ParseError("a standing order reads 'STANDING <kind> [IF <test>]: <order>|ASK|NONE'")
+    head_part, _, answer = rest.partition(":")
+    head_tokens = head_part.split(None, 1)
+    kind = _kind(head_tokens[0], kinds)
+    guard: tuple[Test, ...] = ()
+    if len(head_tokens) > 1:
+        condition = head_tokens[1].strip()
+        if not condition.upper().startswith("IF "):
+            raise ParseError(f"expected IF after the kind '{kind}', found '{condition}'")
+        guard = parse_tests(condition[3:], grammar)
+    answer = answer.strip()
+    if answer.upper() == ASK:
+        canonical = ASK
+    else:
+        order = grammar.parse(answer, lexicon)
+        if order.kind != kind:
+            raise ParseError(f"'{answer}' is a {order.kind} order and cannot answer {kind} questions")
+        canonical = grammar.render(order)
+    standing = Standing(kind, canonical, guard, line_no)
+    body.standing.append(standing)
+    return LineResult(line_no, raw, standing.render())
+
+
+def _kind(word: str, kinds: dict[str, str]) -> str:
+    upper = word.upper()
+    if upper in kinds:
+        return kinds[upper]
+    hits = [k for k in kinds if len(upper) >= 2 and k.startswith(upper)]
+    if len(hits) == 1:
+        return kinds[hits[0]]
+    import difflib
+
+    near = difflib.get_close_matches(upper, list(kinds), n=3, cutoff=0.5)
+    raise ParseError(f"no decision kind '{word}' (kinds: {', '.join(sorted(kinds)).lower()})",
+                     tuple(n.lower() for n in near))

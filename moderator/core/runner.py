@@ -1,0 +1,219 @@
+"""Feeds an engine from the seats' scripts and standing orders until someone must be asked.
+
+This is the one place where "few round trips" (DESIGN §4) is implemented, for every game:
+
+* each pending decision is answered, in this order, by the head of the role's script (when it is
+  an order of the decision's kind), by the role's standing orders (the player's own, then the
+  game's defaults), or else it waits for the player;
+* a script line that no longer fits is not guessed around: the rest of the script is held, the
+  player is told why, and the decision waits for them;
+* a standing order whose answer is illegal at that moment gives the decision's default at once,
+  exactly as fast as a declined reaction, so how long a window stays open never tells the
+  opponent what a player holds (the "no timing leaks" rule).
+
+The runner is pure: it takes state, plans and an Rng and returns the new state with the steps.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Sequence
+
+from moderator.core.contract import Decision, Engine, Event, StandingDefault
+from moderator.core.errors import IllegalOrder, OrderError, ParseError
+from moderator.core.grammar import Order
+from moderator.core.plans import ASK, Plan, ScriptLine, Standing, Test
+from moderator.core.rng import Draw, Rng
+
+
+@dataclass(frozen=True)
+class Step:
+    """One answer applied to the engine, with what it caused."""
+
+    role: str
+    decision: str
+    kind: str
+    text: str
+    source: str  # script | standing | game-standing | default | reply
+    events: tuple[Event, ...] = ()
+    draws: tuple[Draw, ...] = ()
+    line_no: int | None = None
+    secret: bool = False
+
+
+@dataclass(frozen=True)
+class Hold:
+    """A script stopped because a line no longer fits; the player is told why."""
+
+    role: str
+    line_no: int
+    text: str
+    reason: str
+    held: tuple[str, ...]
+
+
+@dataclass
+class Advance:
+    state: object
+    steps: list[Step] = field(default_factory=list)
+    holds: list[Hold] = field(default_factory=list)
+    waiting: list[Decision] = field(default_factory=list)
+    skipped: list[tuple[str, int, str]] = field(default_factory=list)
+
+
+class Runner:
+    def __init__(self, engine: Engine):
+        self.engine = engine
+        self._defaults: dict[str, list[Standing]] = {}
+        for default in engine.standing_defaults():
+            self._defaults.setdefault(default.kind, []).append(Standing(default.kind, default.answer))
+
+    # ------------------------------------------------------------------ public
+
+    def advance(self, state: object, plans: dict[str, Plan], rng: Rng,
+                max_steps: int = 100_000) -> Advance:
+        """Answer every decision the plans can answer; return the state and what waits."""
+        result = Advance(state)
+        blocked: set[str] = set()  # decisions that must be asked this round
+        for _ in range(max_steps):
+            decisions = self.engine.pending(result.state)
+            if not decisions:
+                result.waiting = []
+                return result
+            progressed = False
+            for decision in decisions:
+                if decision.key in blocked:
+                    continue
+                plan = plans.setdefault(decision.role, Plan())
+                if self._try_answer(decision, plan, rng, result, blocked):
+                    progressed = True
+                    break
+            if not progressed:
+                result.waiting = [d for d in decisions]
+                return result
+        raise RuntimeError("the game did not settle: more than max_steps answers in one advance")
+
+    def apply_default(self, state: object, decision: Decision, rng: Rng) -> tuple[object, Step]:
+        """Apply a decision's declared default (a deadline passed)."""
+        order = self._parse(state, decision, decision.default)
+        new_state, events = self.engine.apply(state, decision.role, order, rng)
+        step = Step(decision.role, decision.key, decision.kind, self.engine.grammar.render(order),
+                    "default", tuple(events), tuple(rng.take_draws()), secret=decision.secret)
+        return new_state, step
+
+    def apply_text(self, state: object, decision: Decision, text: str, rng: Rng,
+                   source: str = "reply") -> tuple[object, Step]:
+        """Apply one order given as text to a decision (used by replay and by referee tools)."""
+        order = self._parse(state, decision, text)
+        if order.kind != decision.kind:
+            raise IllegalOrder(f"'{text}' does not answer: {decision.prompt}")
+        new_state, events = self.engine.apply(state, decision.role, order, rng)
+        step = Step(decision.role, decision.key, decision.kind, self.engine.grammar.render(order),
+                    source, tuple(events), tuple(rng.take_draws()), secret=decision.secret)
+        return new_state, step
+
+    # ------------------------------------------------------------------ internals
+
+    def _parse(self, state: object, decision: Decision, text: str) -> Order:
+        lexicon = self.engine.lexicon(state, decision.role)
+        return self.engine.grammar.parse(text, lexicon, kinds=[decision.kind])
+
+    def _guard_holds(self, state: object, decision: Decision, guard: Sequence[Test]) -> bool:
+        if not guard:
+            return True
+        view = self.engine.view(state, decision.role)
+        for test in guard:
+            value = self.engine.condition(test.name, view, decision, test.args)
+            if value == test.negated:
+                return False
+        return True
+
+    def _try_answer(self, decision: Decision, plan: Plan, rng: Rng, result: Advance,
+                    blocked: set[str]) -> bool:
+        state = result.state
+        # 1. the script, skipping lines whose guard is false
+        while plan.script:
+            line = plan.script[0]
+            try:
+                guard_ok = self._guard_holds(state, decision, line.guard)
+            except OrderError as error:
+                self._hold(decision, plan, result, line, error.explain())
+                blocked.add(decision.key)
+                return False
+            if not guard_ok:
+                result.skipped.append((decision.role, line.line_no, line.render()))
+                plan.script.pop(0)
+                continue
+            if line.is_stop:
+                plan.script.pop(0)
+                if plan.script:
+                    result.holds.append(Hold(decision.role, line.line_no, "STOP", "your script says STOP here",
+                                             tuple(s.render() for s in plan.script)))
+                plan.script.clear()
+                break
+            try:
+                order = self._parse(state, decision, line.text)
+            except ParseError as error:
+                self._hold(decision, plan, result, line, error.explain())
+                blocked.add(decision.key)
+                return False
+            if order.kind != decision.kind:
+                break  # the script speaks to a later question; this one goes to standing orders
+            try:
+                new_state, events = self.engine.apply(state, decision.role, order, rng)
+            except IllegalOrder as error:
+                rng.take_draws()
+                self._hold(decision, plan, result, line, error.explain())
+                blocked.add(decision.key)
+                return False
+            plan.script.pop(0)
+            self._record(result, new_state, decision, order, "script", events, rng, line.line_no)
+            return True
+        # 2. standing orders: the player's own first, then the game's
+        for standing, source in self._standing_for(decision, plan):
+            if not self._guard_holds(state, decision, standing.guard):
+                continue
+            if standing.answer == ASK:
+                return False
+            text = standing.answer
+            try:
+                order = self._parse(state, decision, text)
+                new_state, events = self.engine.apply(state, decision.role, order, rng)
+            except OrderError:
+                # Same speed as declining: take the default now (see module docstring).
+                rng.take_draws()
+                order = self._parse(state, decision, decision.default)
+                new_state, events = self.engine.apply(state, decision.role, order, rng)
+                source = "default"
+            self._record(result, new_state, decision, order, source, events, rng, standing.line_no or None)
+            return True
+        return False
+
+    def _standing_for(self, decision: Decision, plan: Plan):
+        for standing in plan.standing:
+            if standing.kind == decision.kind:
+                yield standing, "standing"
+        for standing in self._defaults.get(decision.kind, ()):
+            yield standing, "game-standing"
+
+    def _record(self, result: Advance, new_state: object, decision: Decision, order: Order, source: str,
+                events: list[Event], rng: Rng, line_no: int | None) -> None:
+        result.state = new_state
+        result.steps.append(Step(decision.role, decision.key, decision.kind, self.engine.grammar.render(order),
+                                 source, tuple(events), tuple(rng.take_draws()), line_no, decision.secret))
+
+    @staticmethod
+    def _hold(decision: Decision, plan: Plan, result: Advance, line: ScriptLine, reason: str) -> None:
+        held = tuple(s.render() for s in plan.script)
+        plan.script.clear()
+        result.holds.append(Hold(decision.role, line.line_no, line.render(), reason, held))
+
+
+def merge_standing(plan: Plan, new: Sequence[Standing], clear_kinds: Sequence[str | None]) -> Plan:
+    """A seat's standing orders after a message: CLEAR first, then new orders replace same-kind ones."""
+    standing = list(plan.standing)
+    for kind in clear_kinds:
+        standing = [s for s in standing if kind is not None and s.kind != kind]
+    new_kinds = {s.kind for s in new}
+    standing = [s for s in standing if s.kind not in new_kinds] + list(new)
+    return replace(plan, standing=standing)
