@@ -1,0 +1,230 @@
+"""`moderator demo`: bot players play a whole game through the real mail loop, on disk.
+
+The bots are ordinary mail users: they read the mails the moderator delivered into their own
+Maildir, answer invitations, and reply to reports with real MIME messages dropped into the
+moderator's inbox Maildir.  They learn the legal options only from the report text, exactly as a
+human would.  A game may supply a smarter `brain` that writes whole-phase scripts.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import json
+import random
+import re
+import shutil
+from dataclasses import dataclass, field
+from datetime import timedelta
+from email.message import EmailMessage
+from email.policy import SMTP
+from email.utils import format_datetime, make_msgid
+from pathlib import Path
+from typing import Callable, Protocol
+
+from moderator.clock import ManualClock
+from moderator.mail.maildir import MaildirInbox, ensure_maildir, mailbox_dir
+
+DECISION = re.compile(r"^\s*\d+\. \[(?P<key>[^\]]+)\] (?P<prompt>.*)$")
+
+
+@dataclass
+class AskedDecision:
+    key: str
+    prompt: str
+    options: list[str]
+    default: str
+
+
+@dataclass
+class ReportMail:
+    text: str
+    subject: str
+    message_id: str
+    envelope: list[str]
+    decisions: list[AskedDecision]
+
+
+def read_report(text: str) -> tuple[list[str], list[AskedDecision]]:
+    """Pull the envelope lines and the open decisions out of a report's plain text."""
+    lines = text.split("\n")
+    envelope: list[str] = []
+    decisions: list[AskedDecision] = []
+    section = ""
+    current: AskedDecision | None = None
+    buffer: list[str] = []
+    mode = ""
+    for line in lines:
+        if re.match(r"^[A-Z][A-Z ]+$", line.strip()) and line.strip() == line.rstrip() and line.strip():
+            section = line.strip()
+            continue
+        if section == "HOW TO ANSWER":
+            stripped = line.strip()
+            for key in ("GAME ", "ROLE ", "SECRET "):
+                if stripped.startswith(key):
+                    envelope.append(stripped)
+        if section != "WHAT WE NEED FROM YOU":
+            continue
+        match = DECISION.match(line)
+        if match:
+            current = AskedDecision(match["key"], match["prompt"], [], "")
+            decisions.append(current)
+            mode = "prompt"
+            buffer = []
+            continue
+        if current is None:
+            continue
+        stripped = line.strip()
+        if stripped.startswith("Options:"):
+            mode = "options"
+            buffer = [stripped[len("Options:"):].strip()]
+        elif stripped.startswith("By "):
+            if mode == "options":
+                current.options = _split_options(" ".join(buffer))
+            mode = "by"
+            buffer = [stripped]
+            current.default = stripped.split("if you do not answer:", 1)[-1].strip()
+        elif mode == "options" and stripped:
+            buffer.append(stripped)
+        elif mode == "by" and stripped and not stripped.startswith("("):
+            buffer.append(stripped)
+            current.default = " ".join(buffer).split("if you do not answer:", 1)[-1].strip()
+    return envelope, decisions
+
+
+def _split_options(text: str) -> list[str]:
+    text = re.sub(r"\s*\(and \d+ more\)\s*$", "", text)
+    return [part.strip() for part in text.split(" | ") if part.strip()]
+
+
+class Brain(Protocol):
+    def orders(self, report: ReportMail, rng: random.Random) -> list[str]: ...
+
+
+class RandomBrain:
+    """Answers every open decision with one of the options the report lists."""
+
+    def orders(self, report: ReportMail, rng: random.Random) -> list[str]:
+        return [rng.choice(d.options) if d.options else d.default for d in report.decisions]
+
+
+@dataclass
+class Bot:
+    address: str
+    name: str
+    mailbox: Path
+    moderator: str
+    inbox: MaildirInbox
+    rng: random.Random
+    brain: Brain = field(default_factory=RandomBrain)
+    silence: float = 0.0  # chance of not answering a report (to show deadline defaults)
+    sent: int = 0
+    secret: str = ""
+    finished: bool = False
+
+    def step(self, clock) -> int:
+        """Read new mail; answer what needs answering.  Returns the number of mails sent."""
+        ensure_maildir(self.mailbox)
+        sent = 0
+        for path in sorted((self.mailbox / "new").iterdir()):
+            message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+            path.rename(self.mailbox / "cur" / (path.name + ":2,S"))
+            body = message.get_body(("plain",))
+            text = body.get_content() if body else ""
+            subject = str(message["Subject"])
+            message_id = str(message["Message-ID"])
+            token = re.search(r"'JOIN ([A-Z0-9-]+)'", text)
+            if token:
+                sent += self._send(clock, f"Re: {subject}", message_id,
+                                   f"JOIN {token.group(1)}\nNAME {self.name}\nTZ Europe/Madrid\n"
+                                   f"ENTROPY {self.rng.getrandbits(64):016x}\n")
+                continue
+            if "THE RESULT" in text:
+                self.finished = True
+            envelope, decisions = read_report(text)
+            if not decisions or not envelope:
+                continue
+            if self.silence and self.rng.random() < self.silence:
+                continue
+            report = ReportMail(text, subject, message_id, envelope, decisions)
+            orders = self.brain.orders(report, self.rng)
+            if orders:
+                quoted = "\n".join("> " + line for line in text.split("\n")[:12])
+                sent += self._send(clock, f"Re: {subject}", message_id,
+                                   "\n".join(envelope + [""] + orders) + "\n\n" + quoted + "\n")
+        self.sent += sent
+        return sent
+
+    def _send(self, clock, subject: str, in_reply_to: str, body: str) -> int:
+        msg = EmailMessage(policy=SMTP)
+        msg["From"] = f"{self.name} <{self.address}>"
+        msg["To"] = self.moderator
+        msg["Subject"] = subject
+        msg["Date"] = format_datetime(clock.now())
+        msg["Message-ID"] = make_msgid(domain=self.address.split("@")[1])
+        msg["In-Reply-To"] = in_reply_to
+        msg["References"] = in_reply_to
+        msg.set_content(body)
+        self.inbox.drop(msg.as_bytes(), str(msg["Message-ID"]))
+        return 1
+
+
+def run_demo(app, engine_id: str, out: Path, seed: int, progress: Callable[[int, int, str], None] | None = None,
+             brains: dict[str, Brain] | None = None, silence: float = 0.03, max_cycles: int = 100_000) -> dict:
+    """Play one game to the end through the mail loop; return a summary."""
+    rng = random.Random(seed)
+    engine = app.registry.get(engine_id)
+    scenario = engine.scenarios()[0].name
+    roles = engine.roles(scenario)
+    addresses = {role: f"{role}@players.demo" for role in roles}
+    created = app.create_game(engine_id, scenario, addresses=addresses, referee_address="referee@players.demo",
+                              observers={"observer": "observer@players.demo"})
+    inbox = app.inbox
+    bots = [Bot(address, role.replace("_", " ").title() + " Bot", mailbox_dir(app.settings.resolved_outbox, address),
+                app.settings.orders_address, inbox, random.Random(rng.getrandbits(64)),
+                (brains or {}).get(role, RandomBrain()), silence)
+            for role, address in addresses.items()]
+    clock = app.clock
+    idle = 0
+    for _ in range(max_cycles):
+        app.tick()
+        sent = sum(bot.step(clock) for bot in bots)
+        status, label, turn = _game_status(app, created.game_id)
+        if progress:
+            progress(*turn, label)
+        if status == "over" and sent == 0 and all(b.finished for b in bots):
+            app.tick()
+            break
+        if sent == 0:
+            idle += 1
+            if idle >= 2 and isinstance(clock, ManualClock):
+                _jump_to_deadline(app, created.game_id, clock)
+                idle = 0
+        else:
+            idle = 0
+        if isinstance(clock, ManualClock):
+            clock.advance(minutes=7)
+    return {"game_id": created.game_id, "commitment": created.commitment,
+            "mails_from_players": sum(b.sent for b in bots)}
+
+
+def _game_status(app, game_id: str) -> tuple[str, str, tuple[int, int]]:
+    from moderator.service.table import load_table
+
+    with app.db.session() as session:
+        table = load_table(session, app.registry, game_id)
+        turn = (0, 1)
+        if table.state is not None and hasattr(table.engine, "progress"):
+            turn = table.engine.progress(table.state)
+        return table.game.status, table.game.phase_label, turn
+
+
+def _jump_to_deadline(app, game_id: str, clock: ManualClock) -> None:
+    from moderator.clock import as_utc
+    from moderator.store.models import Game
+
+    with app.db.session() as session:
+        game = session.get(Game, game_id)
+        deadline = as_utc(game.next_deadline) if game else None
+    if deadline and deadline > clock.now():
+        clock.set(deadline + timedelta(seconds=1))

@@ -1,0 +1,90 @@
+"""The envelope shared by every game: which game, which seat, the seat's secret, the phase.
+
+    GAME vmt-0001
+    ROLE axis            (SIDE is accepted too)
+    SECRET 7QK2-MX4D
+    PHASE T3-AXIS        (optional: refuse these orders if the game has moved on)
+
+Commands (HELP, STATUS, CHECK, RESEND, JOIN, CONTINUE and the referee's) are recognised here too;
+everything else is handed to the game's grammar.  The subject line's "[game/role]" tag, which
+every report carries, fills GAME and ROLE when the body leaves them out, so a plain reply works.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+ENVELOPE_KEYS = {"GAME": "game", "ROLE": "role", "SIDE": "role", "SECRET": "secret", "PHASE": "phase"}
+PLAYER_COMMANDS = ("HELP", "STATUS", "CHECK", "RESEND", "CONTINUE")
+REFEREE_COMMANDS = ("PAUSE", "RESUME", "FORCE", "EXTEND", "ANNOUNCE", "REPLACE", "ROLLBACK", "PREVIEW",
+                    "DEFAULT")
+JOIN_KEYS = ("JOIN", "NAME", "TZ", "ENTROPY")
+
+_SUBJECT_TAG = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_-]*)/([A-Za-z][A-Za-z0-9_-]*)\]")
+
+
+@dataclass
+class Envelope:
+    game: str | None = None
+    role: str | None = None
+    secret: str | None = None
+    phase: str | None = None
+    join_token: str | None = None
+    join_name: str | None = None
+    join_tz: str | None = None
+    join_entropy: str | None = None
+    commands: list[tuple[int, str, str]] = field(default_factory=list)  # (line, COMMAND, argument)
+    order_lines: list[tuple[int, str]] = field(default_factory=list)
+    envelope_lines: list[int] = field(default_factory=list)
+
+    def has(self, command: str) -> bool:
+        return any(c == command for _, c, _ in self.commands)
+
+    def argument(self, command: str) -> str | None:
+        for _, c, argument in self.commands:
+            if c == command:
+                return argument
+        return None
+
+
+def read_envelope(lines: list[tuple[int, str]], subject: str = "") -> Envelope:
+    """Split numbered body lines into envelope, commands and order lines."""
+    envelope = Envelope()
+    for number, line in lines:
+        text = line.strip()
+        if not text or text.startswith("#") or text.startswith("//"):
+            continue
+        if "#" in text:
+            text = text.split("#", 1)[0].rstrip()
+        head, _, rest = text.partition(" ")
+        key = head.upper().rstrip(":")
+        rest = rest.strip()
+        if key in ENVELOPE_KEYS and rest and " " not in rest:
+            setattr(envelope, ENVELOPE_KEYS[key], rest)
+            envelope.envelope_lines.append(number)
+        elif key == "JOIN" and rest:
+            envelope.join_token = rest.split()[0]
+            envelope.envelope_lines.append(number)
+        elif key == "NAME" and rest:
+            envelope.join_name = rest[:120]
+            envelope.envelope_lines.append(number)
+        elif key == "TZ" and rest:
+            envelope.join_tz = rest.split()[0]
+            envelope.envelope_lines.append(number)
+        elif key == "ENTROPY" and rest:
+            envelope.join_entropy = rest[:200]
+            envelope.envelope_lines.append(number)
+        elif key in PLAYER_COMMANDS or key in REFEREE_COMMANDS:
+            envelope.commands.append((number, key, rest))
+        else:
+            envelope.order_lines.append((number, text))
+    match = _SUBJECT_TAG.search(subject or "")
+    if match:
+        envelope.game = envelope.game or match.group(1)
+        envelope.role = envelope.role or match.group(2)
+    if envelope.game:
+        envelope.game = envelope.game.lower()
+    if envelope.role:
+        envelope.role = envelope.role.lower()
+    return envelope

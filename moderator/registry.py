@@ -1,0 +1,46 @@
+"""The explicit registry of games (DESIGN §3).  Nothing registers itself by being imported."""
+
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+from moderator.core.contract import Engine
+from moderator.core.errors import UnknownGame
+
+
+class Registry:
+    def __init__(self, engines: Iterable[Engine]):
+        self._engines: dict[str, Engine] = {}
+        for engine in engines:
+            if engine.id in self._engines:
+                raise ValueError(f"two engines share the id {engine.id}")
+            self._engines[engine.id] = engine
+
+    def get(self, engine_id: str) -> Engine:
+        try:
+            return self._engines[engine_id]
+        except KeyError:
+            known = ", ".join(sorted(self._engines)) or "none"
+            raise UnknownGame(f"no game '{engine_id}' (registered: {known})") from None
+
+    def __iter__(self) -> Iterator[Engine]:
+        return iter(self._engines.values())
+
+    def __contains__(self, engine_id: str) -> bool:
+        return engine_id in self._engines
+
+    @property
+    def ids(self) -> list[str]:
+        return list(self._engines)
+
+
+def product_registry() -> Registry:
+    """The games the product ships.  Add a game here, and only here."""
+    engines: list[Engine] = []
+    try:
+        from moderator.games.vmt.engine import engine as vmt
+    except ImportError:  # pragma: no cover - while the engine is being written
+        vmt = None
+    if vmt is not None:
+        engines.append(vmt)
+    return Registry(engines)

@@ -1,0 +1,139 @@
+"""Creating games, seating players, starting play."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import secrets as pysecrets
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Mapping
+
+from sqlmodel import Session, func, select
+
+from moderator.core.contract import Event
+from moderator.core.errors import ModeratorError, UnknownGame
+from moderator.core.rng import commitment, new_seed
+from moderator.registry import Registry
+from moderator.service.table import Table, dumps, load_table, secret_hash
+from moderator.store.models import Game, Seat
+
+
+def new_secret() -> str:
+    """Eight base32 characters in two groups, easy to copy: 'K3F9-QW2M'."""
+    text = base64.b32encode(pysecrets.token_bytes(5)).decode().rstrip("=")
+    return f"{text[:4]}-{text[4:8]}"
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.strip().upper().encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class CreatedGame:
+    game_id: str
+    commitment: str
+    invitations: dict[str, str]  # role -> invitation token (shown once)
+    referee_secret: str
+
+
+def create_game(session: Session, registry: Registry, now: datetime, engine_id: str, scenario: str | None = None,
+                options: Mapping[str, Any] | None = None, addresses: Mapping[str, str] | None = None,
+                referee_address: str = "", settings: Mapping[str, Any] | None = None,
+                game_id: str | None = None, observers: Mapping[str, str] | None = None) -> CreatedGame:
+    """Create a game in the 'forming' state with one invitation per role."""
+    engine = registry.get(engine_id)
+    scenarios = {s.name: s for s in engine.scenarios()}
+    scenario = scenario or next(iter(scenarios))
+    if scenario not in scenarios:
+        raise UnknownGame(f"{engine_id} has no scenario '{scenario}' (scenarios: {', '.join(scenarios)})")
+    chosen = _check_options(engine, options or {})
+    if game_id is None:
+        count = session.exec(select(func.count()).select_from(Game).where(Game.engine == engine_id)).one()
+        game_id = f"{engine_id}-{count + 1:04d}"
+        while session.get(Game, game_id) is not None:
+            count += 1
+            game_id = f"{engine_id}-{count + 1:04d}"
+    seed = new_seed()
+    referee_secret = new_secret()
+    game = Game(id=game_id, engine=engine_id, scenario=scenario, options_json=dumps(chosen), status="forming",
+                seed_hex=seed.hex(), commitment=commitment(game_id, seed), created_at=now,
+                referee_address=(referee_address or "").lower(),
+                referee_secret_hash=secret_hash(game_id, "referee", referee_secret),
+                settings_json=dumps(dict(settings or {})))
+    session.add(game)
+    invitations = {}
+    for role in engine.roles(scenario):
+        token = new_secret()
+        invitations[role] = token
+        session.add(Seat(game_id=game_id, role=role, address=(addresses or {}).get(role, "").lower(),
+                         invite_token_hash=token_hash(token)))
+    for name, address in (observers or {}).items():
+        session.add(Seat(game_id=game_id, role=name, kind="observer", address=address.lower(), joined_at=now))
+    session.flush()
+    return CreatedGame(game_id, game.commitment, invitations, referee_secret)
+
+
+def _check_options(engine, options: Mapping[str, Any]) -> dict[str, Any]:
+    specs = {spec.name: spec for spec in engine.option_specs()}
+    chosen = {name: spec.default for name, spec in specs.items()}
+    for name, value in options.items():
+        if name not in specs:
+            raise ModeratorError(f"{engine.id} has no option '{name}' (options: {', '.join(specs) or 'none'})")
+        spec = specs[name]
+        if spec.choices and value not in spec.choices:
+            converted = _convert(value, spec.choices)
+            if converted is None:
+                raise ModeratorError(f"option {name} must be one of {', '.join(map(str, spec.choices))}")
+            value = converted
+        chosen[name] = value
+    return chosen
+
+
+def _convert(value: Any, choices: tuple[Any, ...]) -> Any:
+    for choice in choices:
+        if str(choice).lower() == str(value).lower():
+            return choice
+    return None
+
+
+def find_invitation(session: Session, token: str) -> Seat | None:
+    return session.exec(select(Seat).where(Seat.invite_token_hash == token_hash(token),
+                                           Seat.joined_at.is_(None))).first()  # type: ignore[union-attr]
+
+
+def seat_player(session: Session, registry: Registry, seat: Seat, address: str, now: datetime, name: str = "",
+                tz: str = "UTC", contribution: str = "") -> tuple[Table, str]:
+    """Fill a seat: record the address, time zone and entropy; return the table and the new secret."""
+    table = load_table(session, registry, seat.game_id, for_update=True)
+    seat = table.seats[seat.role]
+    secret = new_secret()
+    seat.address = address.lower()
+    seat.name = name
+    seat.timezone = tz
+    seat.secret = secret
+    seat.contribution = contribution
+    seat.joined_at = now
+    session.add(seat)
+    table.append("join", seat.role, {"role": seat.role, "contribution": contribution, "name": name}, now)
+    return table, secret
+
+
+def all_seated(table: Table) -> bool:
+    return all(s.joined_at is not None for s in table.players())
+
+
+def start(table: Table, now: datetime) -> None:
+    """Every seat is filled: set the game up with the players' entropy mixed into the key."""
+    rng = table.rng()
+    options = json.loads(table.game.options_json)
+    table.state = table.engine.setup(table.game.scenario, options, rng)
+    draws = rng.take_draws()
+    table.counters = dict(rng.counters)
+    table.append("setup", "", {"events": [Event("core.started", {"game": table.game.id}).to_json()],
+                               "draws": [d.to_json() for d in draws],
+                               "contributions": [s.contribution for s in table.players()]}, now)
+    table.game.status = "running"
+    table.session.add(table.game)
+    table.snapshot("setup", now)

@@ -1,0 +1,129 @@
+"""Turn reports: rendered only from a role's view and the events that role may see (DESIGN §5, §10).
+
+`compose_report` is a pure function of the replayed state, the visible events and the report's
+log payload, so replaying a game re-renders every report byte for byte.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Sequence
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from jinja2 import Environment, TemplateNotFound
+
+from moderator.core.contract import OBSERVER, Decision, Engine, Event
+from moderator.mail.compose import Attachment, Outgoing
+from moderator.render.texts import render
+
+
+@dataclass(frozen=True)
+class Addressing:
+    orders_address: str
+    orders_name: str
+    domain: str
+
+
+def local_time(when: datetime, tz_name: str) -> str:
+    try:
+        zone = ZoneInfo(tz_name or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = ZoneInfo("UTC")
+    local = when.astimezone(zone)
+    return local.strftime("%a %d %b %Y %H:%M ") + (local.tzname() or tz_name)
+
+
+def narrate(engine: Engine, event: Event, role: str) -> str:
+    """Core events are narrated here; every other event by its game."""
+    if event.kind == "core.started":
+        return "The game begins."
+    if event.kind == "core.defaulted":
+        who = event.data["role"].replace("_", " ").title()
+        return f"{who} did not answer in time ({event.data['prompt']}); the default was applied: {event.data['answer']}."
+    return engine.narrate(event, role)
+
+
+def decisions_for(engine: Engine, state: Any, role: str, deadlines: dict[str, str], tz: str) -> list[dict[str, Any]]:
+    items = []
+    for decision in engine.pending(state):
+        if decision.role != role:
+            continue
+        due = deadlines.get(decision.key)
+        items.append({
+            "key": decision.key, "prompt": decision.prompt, "options": list(decision.options[:40]),
+            "more_options": max(0, len(decision.options) - 40),
+            "default": decision.default, "secret": decision.secret,
+            "deadline": local_time(datetime.fromisoformat(due), tz) if due else "the referee's call",
+            "kind": decision.kind,
+        })
+    return items
+
+
+def situation_templates(environment: Environment, engine_id: str) -> tuple[str, str]:
+    text = f"games/{engine_id}/situation.txt.j2"
+    html = f"games/{engine_id}/situation.html.j2"
+    for name in (text, html):
+        try:
+            environment.get_template(name)
+        except TemplateNotFound:
+            raise TemplateNotFound(f"the game {engine_id} has no template {name}") from None
+    return text, html
+
+
+def compose_report(engine: Engine, environment: Environment, addressing: Addressing, game_id: str,
+                   state: Any, events: Sequence[Event], payload: dict[str, Any]) -> Outgoing:
+    """Build one report mail from the role's view, its visible events and the logged payload."""
+    role = payload["role"]
+    view_role = OBSERVER if payload.get("observer") else role
+    view = engine.view(state, view_role)
+    tz = payload.get("tz", "UTC")
+    lines = [narrate(engine, event, view_role) for event in events if event.is_visible_to(view_role)]
+    decisions = [] if payload.get("observer") else decisions_for(engine, state, role, payload.get("deadlines", {}), tz)
+    text_template, html_template = situation_templates(environment, engine.id)
+    outcome = payload.get("outcome")
+    heading = payload["heading"]
+    map_png = engine.map_png(view) if hasattr(engine, "map_png") else None
+    map_cid = f"map.{game_id}.{payload['seq']}@{addressing.domain}" if map_png else None
+    context = dict(
+        heading=heading, receipt=payload.get("receipt"), holds=payload.get("holds", []), events=lines,
+        view=view, role=role, decisions=decisions, outcome=outcome, queued=payload.get("queued", []),
+        standing=payload.get("standing", []), commitment=payload["commitment"], seed=payload.get("seed"),
+        orders_address=addressing.orders_address, envelope=payload.get("envelope", []),
+        situation_text=text_template, situation_html=html_template, map_cid=map_cid,
+        map_alt=f"Map of {game_id} as {role} sees it", game_id=game_id,
+    )
+    text = render(environment, "mail/report.txt.j2", **context)
+    html = render(environment, "mail/report.html.j2", **context)
+    inline = []
+    attachments = []
+    if map_png:
+        inline.append(Attachment("map.png", map_png, "image", "png", cid=map_cid))
+        attachments.append(Attachment(f"{game_id}-{payload['seq']}-map.png", map_png, "image", "png"))
+    return Outgoing(
+        recipient=payload["address"], subject=payload["subject"], text=text, html=html,
+        message_id=payload["message_id"], date=datetime.fromisoformat(payload["date"]),
+        sender=addressing.orders_address, sender_name=addressing.orders_name,
+        reply_to=addressing.orders_address, inline=inline, attachments=attachments,
+        in_reply_to=payload.get("in_reply_to", ""), references=tuple(payload.get("references", [])),
+        list_id=f"<{game_id}.{addressing.domain}>",
+    )
+
+
+def compose_notice(environment: Environment, addressing: Addressing, recipient: str, subject: str,
+                   heading: str, paragraphs: Sequence[str], message_id: str, date: datetime,
+                   receipt: dict[str, Any] | None = None, envelope: Sequence[str] = (),
+                   in_reply_to: str = "", list_id: str = "") -> Outgoing:
+    text = render(environment, "mail/notice.txt.j2", heading=heading, paragraphs=list(paragraphs),
+                  receipt=receipt, envelope=list(envelope), orders_address=addressing.orders_address)
+    return Outgoing(recipient=recipient, subject=subject, text=text, message_id=message_id, date=date,
+                    sender=addressing.orders_address, sender_name=addressing.orders_name,
+                    reply_to=addressing.orders_address, in_reply_to=in_reply_to,
+                    references=(in_reply_to,) if in_reply_to else (), list_id=list_id)
+
+
+def help_text(environment: Environment, engine: Engine) -> str:
+    grammar = engine.grammar
+    kinds = sorted({spec.kind for spec in grammar.specs})
+    return render(environment, "mail/help.txt.j2", title=engine.title, sections=grammar.help_sections(),
+                  conditions=list(grammar.conditions.values()), kinds=kinds)

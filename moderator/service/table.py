@@ -1,0 +1,133 @@
+"""One game loaded inside a database session: engine, state, seats, randomness and the log."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session, select
+
+from moderator.core.contract import Engine, Event
+from moderator.core.plans import Plan
+from moderator.core.rng import Rng, RngRecord
+from moderator.registry import Registry
+from moderator.store.models import Game, LogEntry, Seat, Snapshot
+
+
+def secret_hash(game_id: str, role: str, secret: str) -> str:
+    """Seat and referee secrets are stored only as keyed hashes."""
+    return hmac.new(f"{game_id}/{role}".encode(), secret.strip().upper().encode(), hashlib.sha256).hexdigest()
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_default)
+
+
+def _default(value: Any) -> Any:
+    if isinstance(value, (set, frozenset)):
+        return sorted(value)
+    if isinstance(value, tuple):
+        return list(value)
+    if isinstance(value, datetime):
+        return value.isoformat()
+    raise TypeError(f"not JSON: {type(value).__name__}")
+
+
+@dataclass
+class Table:
+    """A game's runtime, bound to one session.  Created by `load_table`."""
+
+    session: Session
+    game: Game
+    engine: Engine
+    seats: dict[str, Seat]
+    state: Any
+    counters: dict[str, int]
+
+    # ------------------------------------------------------------------ seats
+
+    @property
+    def player_roles(self) -> tuple[str, ...]:
+        return self.engine.roles(self.game.scenario)
+
+    def seat(self, role: str) -> Seat | None:
+        return self.seats.get(role)
+
+    def players(self) -> list[Seat]:
+        return [self.seats[r] for r in self.player_roles if r in self.seats]
+
+    def observers(self) -> list[Seat]:
+        return [s for s in self.seats.values() if s.kind == "observer"]
+
+    def plan(self, role: str) -> Plan:
+        seat = self.seats.get(role)
+        return Plan.from_json(json.loads(seat.plan_json)) if seat else Plan()
+
+    def save_plan(self, role: str, plan: Plan) -> None:
+        seat = self.seats[role]
+        seat.plan_json = dumps(plan.to_json())
+        self.session.add(seat)
+
+    # ------------------------------------------------------------------ randomness
+
+    def rng_record(self) -> RngRecord:
+        contributions = [self.seats[r].contribution for r in self.player_roles if r in self.seats]
+        return RngRecord(self.game.id, bytes.fromhex(self.game.seed_hex), contributions)
+
+    def rng(self) -> Rng:
+        return self.rng_record().rng(self.counters)
+
+    # ------------------------------------------------------------------ log and snapshots
+
+    def append(self, kind: str, role: str, payload: dict[str, Any], when: datetime) -> int:
+        self.game.last_seq += 1
+        entry = LogEntry(game_id=self.game.id, seq=self.game.last_seq, kind=kind, role=role,
+                         payload_json=dumps(payload), created_at=when)
+        self.session.add(entry)
+        self.session.add(self.game)
+        return self.game.last_seq
+
+    def snapshot(self, label: str, when: datetime) -> None:
+        """Save the state after the newest log entry (replacing a snapshot at the same entry)."""
+        existing = self.session.exec(select(Snapshot).where(Snapshot.game_id == self.game.id,
+                                                            Snapshot.seq == self.game.last_seq)).first()
+        row = existing or Snapshot(game_id=self.game.id, seq=self.game.last_seq, created_at=when)
+        row.label = label
+        row.state = self.engine.dump_state(self.state)
+        row.rng_counters_json = dumps(self.counters)
+        self.session.add(row)
+        self.game.rng_counters_json = dumps(self.counters)
+        self.session.add(self.game)
+
+    def log(self, after: int = 0, kinds: tuple[str, ...] | None = None) -> list[LogEntry]:
+        query = select(LogEntry).where(LogEntry.game_id == self.game.id, LogEntry.seq > after)
+        entries = list(self.session.exec(query.order_by(LogEntry.seq)))
+        return [e for e in entries if kinds is None or e.kind in kinds]
+
+    def events_since(self, after: int, role: str) -> list[Event]:
+        events: list[Event] = []
+        for entry in self.log(after, ("setup", "answer")):
+            payload = json.loads(entry.payload_json)
+            for raw in payload.get("events", []):
+                event = Event.from_json(raw)
+                if event.is_visible_to(role):
+                    events.append(event)
+        return events
+
+
+def load_table(session: Session, registry: Registry, game_id: str, for_update: bool = False) -> Table:
+    query = select(Game).where(Game.id == game_id)
+    if for_update and session.get_bind().dialect.name == "postgresql":
+        query = query.with_for_update()
+    game = session.exec(query).one()
+    engine = registry.get(game.engine)
+    seats = {s.role: s for s in session.exec(select(Seat).where(Seat.game_id == game_id))}
+    snapshot = session.exec(select(Snapshot).where(Snapshot.game_id == game_id)
+                            .order_by(Snapshot.seq.desc()).limit(1)).first()  # type: ignore[union-attr]
+    state = engine.load_state(snapshot.state) if snapshot else None
+    counters = json.loads(snapshot.rng_counters_json) if snapshot else {}
+    return Table(session, game, engine, seats, state, counters)

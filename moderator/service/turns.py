@@ -1,0 +1,220 @@
+"""Running a game: feed the engine from plans, apply defaults at deadlines, log, snapshot, report.
+
+Everything a run changes — log entries, the snapshot, seats' plans and deadlines, the outbox —
+is written in the caller's transaction, so a crash leaves either all of it or none of it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from moderator.clock import as_utc
+from moderator.core.contract import Decision, Event
+from moderator.core.runner import Hold, Runner, Step
+from moderator.mail.compose import make_message_id
+from moderator.service.reports import Addressing, compose_report
+from moderator.service.table import Table, dumps
+from moderator.settings import DeadlineSettings
+from moderator.store.models import Outbox
+
+
+@dataclass
+class RunResult:
+    steps: list[Step] = field(default_factory=list)
+    holds: list[Hold] = field(default_factory=list)
+    defaulted: list[Decision] = field(default_factory=list)
+    waiting: list[Decision] = field(default_factory=list)
+    reports: list[Outbox] = field(default_factory=list)
+    finished: bool = False
+
+
+def deadline_hours(settings: DeadlineSettings, game_settings: dict[str, Any], decision: Decision) -> float:
+    override = game_settings.get("deadline_hours", {}).get(decision.deadline)
+    if override is not None:
+        return float(override)
+    return float(getattr(settings, f"{decision.deadline}_hours", settings.phase_hours))
+
+
+def step_payload(step: Step) -> dict[str, Any]:
+    return {"decision": step.decision, "kind": step.kind, "text": step.text, "source": step.source,
+            "line": step.line_no, "secret": step.secret,
+            "events": [e.to_json() for e in step.events], "draws": [d.to_json() for d in step.draws]}
+
+
+def defaulted_event(decision: Decision, text: str) -> Event:
+    """Everyone concerned is told what was defaulted; a secret answer only to its owner."""
+    data = {"role": decision.role, "prompt": decision.prompt, "answer": text}
+    if decision.secret:
+        return Event("core.defaulted", data, (decision.role,))
+    return Event("core.defaulted", data)
+
+
+class TurnRunner:
+    def __init__(self, deadlines: DeadlineSettings, addressing: Addressing, environment):
+        self.deadlines = deadlines
+        self.addressing = addressing
+        self.environment = environment
+
+    # ------------------------------------------------------------------ running
+
+    def run(self, table: Table, now: datetime, *, force_defaults: bool = False,
+            receipts: dict[str, dict[str, Any]] | None = None, report_all: bool = False) -> RunResult:
+        """Advance the game as far as plans and passed deadlines allow, then report."""
+        engine = table.engine
+        runner = Runner(engine)
+        rng = table.rng()
+        plans = {role: table.plan(role) for role in table.player_roles}
+        result = RunResult()
+        game_settings = json.loads(table.game.settings_json or "{}")
+        while True:
+            advance = runner.advance(table.state, plans, rng)
+            table.state = advance.state
+            result.steps.extend(advance.steps)
+            result.holds.extend(advance.holds)
+            for step in advance.steps:
+                self._log_step(table, step, now)
+            due = [d for d in advance.waiting if force_defaults or self._is_due(table, d, now)]
+            if not due:
+                result.waiting = advance.waiting
+                break
+            decision = due[0]
+            table.state, step = runner.apply_default(table.state, decision, rng)
+            step = Step(step.role, step.decision, step.kind, step.text, step.source,
+                        (defaulted_event(decision, step.text), *step.events), step.draws, None, step.secret)
+            result.steps.append(step)
+            result.defaulted.append(decision)
+            self._log_step(table, step, now)
+        table.counters = dict(rng.counters)
+        for role, plan in plans.items():
+            if role in table.seats:
+                table.save_plan(role, plan)
+        for hold in result.holds:
+            table.append("hold", hold.role, {"line": hold.line_no, "text": hold.text, "reason": hold.reason,
+                                             "held": list(hold.held)}, now)
+        outcome = engine.outcome(table.state)
+        result.finished = outcome is not None
+        table.game.phase_label = engine.phase_label(table.state)
+        if result.finished:
+            table.game.status = "over"
+            table.game.result_json = dumps({"winner": outcome.winner, "reason": outcome.reason,
+                                            "score": dict(outcome.score)})
+        self._set_deadlines(table, result.waiting, now, game_settings)
+        table.snapshot(table.game.phase_label, now)
+        result.reports = self.report(table, now, result, receipts or {}, report_all)
+        return result
+
+    def _log_step(self, table: Table, step: Step, now: datetime) -> None:
+        table.append("answer", step.role, step_payload(step), now)
+
+    def _is_due(self, table: Table, decision: Decision, now: datetime) -> bool:
+        seat = table.seats.get(decision.role)
+        if seat is None:
+            return True
+        due = json.loads(seat.deadlines_json or "{}").get(decision.key)
+        if not due:
+            return False
+        grace = timedelta(minutes=self.deadlines.grace_minutes)
+        return datetime.fromisoformat(due) + grace <= now
+
+    def _set_deadlines(self, table: Table, waiting: list[Decision], now: datetime,
+                       game_settings: dict[str, Any]) -> None:
+        earliest: datetime | None = None
+        for seat in table.players():
+            current = json.loads(seat.deadlines_json or "{}")
+            mine = {d.key: d for d in waiting if d.role == seat.role}
+            kept = {key: due for key, due in current.items() if key in mine}
+            for key, decision in mine.items():
+                if key not in kept:
+                    hours = deadline_hours(self.deadlines, game_settings, decision)
+                    kept[key] = (now + timedelta(hours=hours)).isoformat()
+            seat.deadlines_json = dumps(kept)
+            table.session.add(seat)
+            for due in kept.values():
+                when = datetime.fromisoformat(due)
+                earliest = when if earliest is None or when < earliest else earliest
+        table.game.next_deadline = earliest
+        table.session.add(table.game)
+
+    # ------------------------------------------------------------------ reporting
+
+    def report(self, table: Table, now: datetime, result: RunResult, receipts: dict[str, dict[str, Any]],
+               report_all: bool) -> list[Outbox]:
+        """One mail per seat that has news, a question, a held script or a receipt."""
+        rows: list[Outbox] = []
+        waiting_keys = {d.key for d in result.waiting}
+        finished = result.finished
+        for seat in list(table.players()) + table.observers():
+            role = seat.role
+            observer = seat.kind == "observer"
+            view_role = "observer" if observer else role
+            events = table.events_since(seat.last_report_seq, view_role)
+            asked = set(json.loads(seat.asked_json or "[]"))
+            mine = {d.key for d in result.waiting if d.role == role}
+            new_questions = mine - asked
+            holds = [h for h in result.holds if h.role == role]
+            if not (events or new_questions or holds or role in receipts or finished or report_all):
+                continue
+            rows.append(self._report_one(table, seat, now, holds, receipts.get(role), observer))
+            seat.asked_json = dumps(sorted((asked & waiting_keys) | mine))
+            table.session.add(seat)
+        return rows
+
+    def _report_one(self, table: Table, seat, now: datetime, holds: list[Hold], receipt: dict[str, Any] | None,
+                    observer: bool) -> Outbox:
+        engine = table.engine
+        plan = table.plan(seat.role) if not observer else None
+        from_seq = seat.last_report_seq
+        seq = table.game.last_seq + 1  # the report's own log entry
+        message_id = make_message_id("report", table.game.id, seat.role, seq, self.addressing.domain)
+        outcome = engine.outcome(table.state)
+        payload: dict[str, Any] = {
+            "role": seat.role, "observer": observer, "address": seat.address, "seq": seq,
+            "from_seq": from_seq, "message_id": message_id, "date": now.isoformat(), "tz": seat.timezone,
+            "subject": f"[{table.game.id}/{seat.role}] {engine.title}",
+            "heading": f"{table.game.id}: {phase_title(engine, table.state)} ({seat.role.replace('_', ' ').title()})",
+            "in_reply_to": seat.last_report_message_id,
+            "references": [seat.last_report_message_id] if seat.last_report_message_id else [],
+            "receipt": receipt, "holds": [{"line_no": h.line_no, "text": h.text, "reason": h.reason,
+                                           "held": list(h.held)} for h in holds],
+            "queued": [line.render() for line in plan.script] if plan else [],
+            "standing": [s.render() for s in plan.standing] if plan else [],
+            "deadlines": json.loads(seat.deadlines_json or "{}") if not observer else {},
+            "commitment": table.game.commitment,
+            "seed": table.game.seed_hex if table.game.status == "over" else None,
+            "outcome": describe_outcome(outcome) if outcome else None,
+            "envelope": [] if observer else envelope_lines(table.game.id, seat.role, table.game.phase_label,
+                                                            seat.secret),
+        }
+        events = table.events_since(from_seq, "observer" if observer else seat.role)
+        outgoing = compose_report(engine, self.environment, self.addressing, table.game.id, table.state,
+                                  events, payload)
+        logged = table.append("report", seat.role, payload, now)
+        assert logged == seq
+        row = Outbox(game_id=table.game.id, recipient=seat.address, message_id=message_id,
+                     subject=outgoing.subject, kind="report", raw=outgoing.to_bytes(), created_at=now,
+                     next_attempt_at=now, log_seq=seq)
+        table.session.add(row)
+        seat.last_report_seq = seq
+        seat.last_report_message_id = message_id
+        table.session.add(seat)
+        return row
+
+
+def phase_title(engine, state) -> str:
+    title = getattr(engine, "phase_title", None)
+    return title(state) if title else engine.phase_label(state)
+
+
+def describe_outcome(outcome) -> str:
+    score = ", ".join(f"{k} {v}" for k, v in outcome.score.items())
+    if outcome.winner is None:
+        return f"The game is a draw ({outcome.reason}; {score})."
+    return f"{outcome.winner.replace('_', ' ').title()} wins ({outcome.reason}; {score})."
+
+
+def envelope_lines(game_id: str, role: str, phase: str, secret: str = "<your secret>") -> list[str]:
+    return [f"GAME {game_id}", f"ROLE {role}", f"SECRET {secret}",
+            f"PHASE {phase}    # optional: refuse my orders if the game has moved on"]

@@ -1,0 +1,102 @@
+"""Settings from a TOML file and the environment (secrets only from the environment).
+
+Precedence: environment (MODERATOR_*) over the TOML file named by MODERATOR_CONFIG or passed to
+`load_settings`, over the defaults, which are the embedded default: SQLite and local Maildirs
+under ``./var``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field, SecretStr
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict, TomlConfigSettingsSource
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+class DeadlineSettings(BaseModel):
+    """Hours allowed per deadline class, and the change-of-mind delay before early processing."""
+
+    setup_hours: float = 72
+    phase_hours: float = 48
+    reaction_hours: float = 24
+    change_of_mind_minutes: float = 0
+    reminders_hours: list[float] = Field(default_factory=lambda: [24.0, 2.0])
+    grace_minutes: float = 0
+
+
+class ImapSettings(BaseModel):
+    host: str = "127.0.0.1"
+    port: int = 993
+    security: str = "tls"  # tls | starttls | plain
+    username: str = ""
+    password: SecretStr = SecretStr("")
+    folder: str = "INBOX"
+    processed_folder: str = "Processed"
+    quarantine_folder: str = "Quarantine"
+    ca_file: str | None = None
+    idle: bool = True
+
+
+class SmtpSettings(BaseModel):
+    host: str = "127.0.0.1"
+    port: int = 587
+    security: str = "starttls"  # tls | starttls | plain
+    username: str = ""
+    password: SecretStr = SecretStr("")
+    ca_file: str | None = None
+    timeout_seconds: float = 30
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="MODERATOR_", env_nested_delimiter="__", extra="ignore")
+
+    data_dir: Path = Path("var")
+    database_url: str = ""
+    orders_address: str = "moderator@localhost"
+    orders_name: str = "Moderator"
+    domain: str = "localhost"
+    inbound: str = "maildir"  # maildir | imap
+    outbound: str = "maildir"  # maildir | smtp
+    inbox_maildir: Path | None = None
+    outbox_dir: Path | None = None  # Maildir root: one Maildir per recipient address
+    templates_dir: Path = REPO_ROOT / "templates"
+    scenarios_dir: Path = REPO_ROOT / "scenarios"
+    max_message_bytes: int = 2_000_000
+    rate_limit_per_hour: int = 60
+    poll_seconds: float = 60
+    deadlines: DeadlineSettings = Field(default_factory=DeadlineSettings)
+    imap: ImapSettings = Field(default_factory=ImapSettings)
+    smtp: SmtpSettings = Field(default_factory=SmtpSettings)
+
+    @classmethod
+    def settings_customise_sources(cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
+                                   env_settings: PydanticBaseSettingsSource, dotenv_settings: PydanticBaseSettingsSource,
+                                   file_secret_settings: PydanticBaseSettingsSource):
+        sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
+        config_file = os.environ.get("MODERATOR_CONFIG")
+        if config_file:
+            sources.append(TomlConfigSettingsSource(settings_cls, toml_file=Path(config_file)))
+        return tuple(sources)
+
+    @property
+    def resolved_database_url(self) -> str:
+        return self.database_url or f"sqlite:///{(self.data_dir / 'moderator.db').resolve()}"
+
+    @property
+    def resolved_inbox(self) -> Path:
+        return self.inbox_maildir or self.data_dir / "mail" / "inbox"
+
+    @property
+    def resolved_outbox(self) -> Path:
+        return self.outbox_dir or self.data_dir / "mail" / "sent"
+
+
+def load_settings(config_file: Path | None = None, **overrides: Any) -> Settings:
+    """Settings from `config_file` (or MODERATOR_CONFIG), the environment and `overrides`."""
+    if config_file is not None:
+        os.environ["MODERATOR_CONFIG"] = str(config_file)
+    return Settings(**overrides)

@@ -1,0 +1,147 @@
+"""The tables (DESIGN §9).  Every change to the schema goes through an Alembic migration.
+
+Raw mail is kept before anything reads it; the per-game log is append-only and, with the seed,
+reproduces every state and report; the outbox is written in the same transaction as the turn
+result that produced it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+class Game(SQLModel, table=True):
+    __tablename__ = "game"
+
+    id: str = Field(primary_key=True, max_length=64)
+    engine: str = Field(max_length=32)
+    scenario: str = Field(max_length=64)
+    options_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))
+    status: str = Field(default="forming", max_length=16, index=True)  # forming|running|paused|over
+    seed_hex: str = Field(max_length=64)  # secret until the game ends
+    commitment: str = Field(max_length=64)
+    created_at: datetime
+    referee_address: str = Field(default="", max_length=320)
+    referee_secret_hash: str = Field(default="", max_length=128)
+    phase_label: str = Field(default="", max_length=64)
+    last_seq: int = 0
+    rng_counters_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))
+    settings_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))
+    ready_at: datetime | None = None  # when the next run may happen (change-of-mind delay)
+    next_deadline: datetime | None = Field(default=None, index=True)
+    result_json: str = Field(default="", sa_column=Column(Text, nullable=False))
+
+
+class Seat(SQLModel, table=True):
+    __tablename__ = "seat"
+    __table_args__ = (UniqueConstraint("game_id", "role"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True, max_length=64)
+    role: str = Field(max_length=32)
+    kind: str = Field(default="player", max_length=16)  # player|observer
+    address: str = Field(default="", max_length=320, index=True)
+    name: str = Field(default="", max_length=120)
+    timezone: str = Field(default="UTC", max_length=64)
+    # Kept in clear like the seed: every report to this seat repeats it so a plain reply works.
+    secret: str = Field(default="", max_length=64)
+    invite_token_hash: str = Field(default="", max_length=128)
+    contribution: str = Field(default="", max_length=256)
+    joined_at: datetime | None = None
+    plan_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))
+    asked_json: str = Field(default="[]", sa_column=Column(Text, nullable=False))  # decision keys already prompted
+    deadlines_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))  # decision key -> ISO UTC
+    last_report_seq: int = 0
+    last_report_message_id: str = Field(default="", max_length=255)
+    submitted_at: datetime | None = None
+
+
+class InboundMail(SQLModel, table=True):
+    __tablename__ = "inbound_mail"
+
+    id: int | None = Field(default=None, primary_key=True)
+    message_id: str = Field(default="", max_length=998, index=True)
+    content_hash: str = Field(max_length=64, unique=True)
+    source: str = Field(default="", max_length=255)  # maildir key, IMAP UID, file name
+    sender: str = Field(default="", max_length=320)
+    subject: str = Field(default="", sa_column=Column(Text, nullable=False))
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    received_at: datetime
+    status: str = Field(default="new", max_length=16, index=True)  # new|done|quarantined
+    outcome: str = Field(default="", sa_column=Column(Text, nullable=False))
+    game_id: str = Field(default="", max_length=64)
+
+
+class Quarantine(SQLModel, table=True):
+    __tablename__ = "quarantine"
+
+    id: int | None = Field(default=None, primary_key=True)
+    inbound_id: int = Field(foreign_key="inbound_mail.id", index=True)
+    reason: str = Field(sa_column=Column(Text, nullable=False))
+    created_at: datetime
+    released: bool = False
+
+
+class Submission(SQLModel, table=True):
+    __tablename__ = "submission"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True, max_length=64)
+    role: str = Field(max_length=32)
+    inbound_id: int | None = Field(default=None, foreign_key="inbound_mail.id")
+    body: str = Field(sa_column=Column(Text, nullable=False))
+    receipt: str = Field(default="", sa_column=Column(Text, nullable=False))
+    accepted: bool = False
+    dry_run: bool = False
+    created_at: datetime
+
+
+class LogEntry(SQLModel, table=True):
+    """Append-only history of a game: answers, joins, controls, report points."""
+
+    __tablename__ = "log_entry"
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True, max_length=64)
+    seq: int
+    kind: str = Field(max_length=32)  # setup|join|answer|report|control|hold|reveal
+    role: str = Field(default="", max_length=32)
+    payload_json: str = Field(sa_column=Column(Text, nullable=False))
+    created_at: datetime
+
+
+class Snapshot(SQLModel, table=True):
+    __tablename__ = "snapshot"
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True, max_length=64)
+    seq: int  # the log seq this state follows
+    label: str = Field(default="", max_length=64)
+    state: str = Field(sa_column=Column(Text, nullable=False))
+    rng_counters_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))
+    created_at: datetime
+
+
+class Outbox(SQLModel, table=True):
+    __tablename__ = "outbox"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(default="", max_length=64, index=True)
+    recipient: str = Field(max_length=320)
+    message_id: str = Field(max_length=255, unique=True)
+    subject: str = Field(default="", sa_column=Column(Text, nullable=False))
+    kind: str = Field(default="report", max_length=16)  # report|receipt|prompt|notice
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    status: str = Field(default="pending", max_length=16, index=True)  # pending|handed|sent|failed
+    attempts: int = 0
+    created_at: datetime
+    next_attempt_at: datetime | None = None
+    handed_at: datetime | None = None
+    sent_at: datetime | None = None
+    last_error: str = Field(default="", sa_column=Column(Text, nullable=False))
+    log_seq: int = 0
