@@ -52,24 +52,35 @@ class Decision:
 
 @dataclass(frozen=True)
 class Event:
-    """Something that happened, with the roles allowed to learn it (None: everybody)."""
+    """Something that happened, with the roles allowed to learn it.
+
+    `visible_to` None means everybody (observers too); `hidden_from` removes roles from that,
+    for the public half of an event whose private half goes to one role only.
+    """
 
     kind: str
     data: Mapping[str, Any] = field(default_factory=dict)
     visible_to: tuple[str, ...] | None = None
+    hidden_from: tuple[str, ...] = ()
 
     def is_visible_to(self, role: str) -> bool:
         if role == REFEREE:
             return True
+        if role in self.hidden_from:
+            return False
         return self.visible_to is None or role in self.visible_to
 
     def to_json(self) -> JSON:
-        return {"kind": self.kind, "data": dict(self.data), "visible_to": self.visible_to}
+        raw: JSON = {"kind": self.kind, "data": dict(self.data), "visible_to": self.visible_to}
+        if self.hidden_from:
+            raw["hidden_from"] = list(self.hidden_from)
+        return raw
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> "Event":
         seen = raw.get("visible_to")
-        return cls(raw["kind"], raw.get("data", {}), tuple(seen) if seen is not None else None)
+        return cls(raw["kind"], raw.get("data", {}), tuple(seen) if seen is not None else None,
+                   tuple(raw.get("hidden_from", ())))
 
 
 @dataclass(frozen=True)

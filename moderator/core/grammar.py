@@ -74,7 +74,7 @@ class _Optional:
     items: tuple[Any, ...]
 
 
-_TOKEN = re.compile(r"\[|\]|<[^>]+>|[^\s\[\]<>]+")
+_TOKEN = re.compile(r"->|\[|\]|<[^>]+>|[^\s\[\]<>]+")
 
 
 def _compile(syntax: str) -> tuple[Any, ...]:

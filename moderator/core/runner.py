@@ -204,7 +204,7 @@ class Runner:
 
     @staticmethod
     def _hold(decision: Decision, plan: Plan, result: Advance, line: ScriptLine, reason: str) -> None:
-        held = tuple(s.render() for s in plan.script)
+        held = tuple(s.render() for s in plan.script if s is not line)
         plan.script.clear()
         result.holds.append(Hold(decision.role, line.line_no, line.render(), reason, held))
 

@@ -298,6 +298,7 @@ def read_letter(raw: bytes, own_addresses: set[str], max_bytes: int) -> Letter:
         letter.dsn_recipients = _dsn_recipients(msg)
     if len(raw) > max_bytes:
         letter.too_large = True
+        letter.text_source = "nothing (the message was too large)"
         letter.problems.append(f"the message is {len(raw) / 1_000_000:.1f} MB; the limit is "
                                f"{max_bytes / 1_000_000:.1f} MB, so it was not read")
         return letter

@@ -73,7 +73,26 @@ class Mailroom:
             return Outcome("duplicate", "this exact message was already received")
         return self.process(inbound_id)
 
-    def process(self, inbound_id: int, dry_run: bool = False) -> Outcome:
+    def dry_run(self, raw: bytes, source: str = "") -> Outcome:
+        """Route a message as `process` would, then roll everything back (the replies are returned)."""
+        from sqlmodel import Session as _Session
+
+        with _Session(self.app.db.engine, expire_on_commit=False) as session:
+            letter = read_letter(raw, set(), max_bytes=1)
+            inbound = InboundMail(message_id=letter.message_id[:998], content_hash=hashlib.sha256(raw).hexdigest(),
+                                  source=source, sender=letter.sender, subject=letter.subject, raw=raw,
+                                  received_at=self.app.clock.now())
+            session.add(inbound)
+            session.flush()
+            try:
+                outcome = self._route(session, inbound)
+                for reply in outcome.replies:
+                    _ = reply.raw, reply.recipient, reply.subject  # load before the rollback
+            finally:
+                session.rollback()
+            return outcome
+
+    def process(self, inbound_id: int) -> Outcome:
         try:
             with self.app.db.session() as session:
                 inbound = session.get(InboundMail, inbound_id)
@@ -84,9 +103,6 @@ class Mailroom:
                 inbound.outcome = f"{outcome.status}: {outcome.reason}"[:2000]
                 inbound.game_id = outcome.game_id
                 session.add(inbound)
-                if dry_run:
-                    session.rollback()
-                    return outcome
                 return outcome
         except Exception as error:  # the code failed: keep the mail for the referee
             reason = f"processing failed: {type(error).__name__}: {error}\n{traceback.format_exc(limit=-8)}"
@@ -200,8 +216,7 @@ class Mailroom:
         engine = table.engine
         lexicon = engine.lexicon(table.state, seat.role)
         kinds = sorted({spec.kind for spec in engine.grammar.specs})
-        order_lines = [(n, t) for n, t in envelope.order_lines if t.upper() != "CONTINUE"]
-        body = parse_body(order_lines, engine.grammar, lexicon, kinds)
+        body = parse_body(envelope.order_lines, engine.grammar, lexicon, kinds)
         receipt = self._receipt(letter, envelope, body.lines)
         if body.has_errors:
             bad = [str(line.line_no) for line in body.lines if not line.ok]
@@ -209,7 +224,7 @@ class Mailroom:
                                   f"{', '.join(bad)} could not be read. Fix {'them' if len(bad) > 1 else 'it'} "
                                   f"and send the whole message again.")
             return self._send_receipt(session, inbound, table, seat, receipt, "receipt")
-        continue_at = next((n for n, t in envelope.order_lines if t.upper() == "CONTINUE"), None)
+        continue_at = next((n for n, c, _ in envelope.commands if c == "CONTINUE"), None)
         if "CHECK" in commands:
             receipt["verdict"] = self._dry_run(table, seat, body, continue_at)
             return self._send_receipt(session, inbound, table, seat, receipt, "receipt")

@@ -17,7 +17,7 @@ from moderator.core.rng import RngRecord
 from moderator.core.runner import Runner
 from moderator.service.reports import compose_report
 from moderator.service.table import load_table
-from moderator.service.turns import defaulted_event
+from moderator.service.turns import defaulted_events
 from moderator.store.models import LogEntry, Outbox, Snapshot
 
 
@@ -67,7 +67,7 @@ def replay_game(app, game_id: str, upto: int | None = None) -> ReplayResult:
                 state, step = runner.apply_text(state, decision, payload["text"], rng, payload["source"])
                 events = list(step.events)
                 if payload["source"] == "default":
-                    events.insert(0, defaulted_event(decision, step.text))
+                    events[0:0] = defaulted_events(decision, step.text)
                 result.answers += 1
                 logged = [Event.from_json(e) for e in payload.get("events", [])]
                 if [e.to_json() for e in events] != [e.to_json() for e in logged]:

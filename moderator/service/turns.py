@@ -44,12 +44,13 @@ def step_payload(step: Step) -> dict[str, Any]:
             "events": [e.to_json() for e in step.events], "draws": [d.to_json() for d in step.draws]}
 
 
-def defaulted_event(decision: Decision, text: str) -> Event:
+def defaulted_events(decision: Decision, text: str) -> list[Event]:
     """Everyone concerned is told what was defaulted; a secret answer only to its owner."""
     data = {"role": decision.role, "prompt": decision.prompt, "answer": text}
-    if decision.secret:
-        return Event("core.defaulted", data, (decision.role,))
-    return Event("core.defaulted", data)
+    if not decision.secret:
+        return [Event("core.defaulted", data)]
+    others = {"role": decision.role, "prompt": decision.prompt, "answer": "(face down)"}
+    return [Event("core.defaulted", others, hidden_from=(decision.role,)), Event("core.defaulted", data, (decision.role,))]
 
 
 class TurnRunner:
@@ -69,6 +70,8 @@ class TurnRunner:
         plans = {role: table.plan(role) for role in table.player_roles}
         result = RunResult()
         game_settings = json.loads(table.game.settings_json or "{}")
+        # A forced run defaults only what was open when the referee forced it.
+        forced = {d.key for d in engine.pending(table.state)} if force_defaults else set()
         while True:
             advance = runner.advance(table.state, plans, rng)
             table.state = advance.state
@@ -76,14 +79,14 @@ class TurnRunner:
             result.holds.extend(advance.holds)
             for step in advance.steps:
                 self._log_step(table, step, now)
-            due = [d for d in advance.waiting if force_defaults or self._is_due(table, d, now)]
+            due = [d for d in advance.waiting if d.key in forced or self._is_due(table, d, now)]
             if not due:
                 result.waiting = advance.waiting
                 break
             decision = due[0]
             table.state, step = runner.apply_default(table.state, decision, rng)
             step = Step(step.role, step.decision, step.kind, step.text, step.source,
-                        (defaulted_event(decision, step.text), *step.events), step.draws, None, step.secret)
+                        (*defaulted_events(decision, step.text), *step.events), step.draws, None, step.secret)
             result.steps.append(step)
             result.defaulted.append(decision)
             self._log_step(table, step, now)

@@ -1,0 +1,327 @@
+"""The `moderator` command line (DESIGN §8).  Every daemon job has a CLI twin."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from moderator.core.errors import ModeratorError
+
+console = Console(soft_wrap=True)
+app_cli = typer.Typer(help="A neutral referee for board wargames played by e-mail.", no_args_is_help=True,
+                      pretty_exceptions_enable=False)
+mail_cli = typer.Typer(help="Work on mail once, by hand (twins of the daemon's jobs).", no_args_is_help=True)
+turn_cli = typer.Typer(help="Run or replay a game's turns.", no_args_is_help=True)
+db_cli = typer.Typer(help="Database maintenance.", no_args_is_help=True)
+app_cli.add_typer(mail_cli, name="mail")
+app_cli.add_typer(turn_cli, name="turn")
+app_cli.add_typer(db_cli, name="db")
+
+ConfigOption = Annotated[Optional[Path], typer.Option("--config", "-c", help="TOML settings file "
+                                                      "(default: $MODERATOR_CONFIG; env MODERATOR_* overrides).")]
+
+
+class _State:
+    config: Path | None = None
+    factory = None  # tests may install their own App factory
+
+
+def make_app(**overrides):
+    """Build the application from settings (the CLI never imports a global app)."""
+    if _State.factory is not None:
+        return _State.factory(**overrides)
+    from moderator.app import build_app
+    from moderator.settings import load_settings
+
+    return build_app(load_settings(_State.config, **overrides))
+
+
+@app_cli.callback()
+def main_callback(config: ConfigOption = None) -> None:
+    _State.config = config
+
+
+def fail(message: str, code: int = 1) -> None:
+    console.print(f"[red]error:[/red] {message}")
+    raise typer.Exit(code)
+
+
+# ---------------------------------------------------------------- games
+
+
+@app_cli.command()
+def games() -> None:
+    """List the registered games with their scenarios and roles."""
+    from moderator.registry import product_registry
+
+    table = RichTable("game", "title", "scenario", "roles", "options")
+    for engine in product_registry():
+        options = ", ".join(f"{o.name}={o.default}" for o in engine.option_specs())
+        for scenario in engine.scenarios():
+            table.add_row(engine.id, engine.title, scenario.name, ", ".join(scenario.roles), options)
+    console.print(table)
+
+
+@app_cli.command("new-game")
+def new_game(
+    game: Annotated[str, typer.Argument(help="Registered game id, e.g. vmt.")],
+    scenario: Annotated[Optional[str], typer.Option(help="Scenario name (default: the first).")] = None,
+    seat: Annotated[list[str], typer.Option(help="ROLE=ADDRESS; repeat for each seat. Invitations "
+                                                 "are mailed to these addresses.")] = [],
+    referee: Annotated[str, typer.Option(help="The referee's address (for referee commands by mail).")] = "",
+    option: Annotated[list[str], typer.Option(help="Rule option NAME=VALUE; repeat as needed.")] = [],
+    observer: Annotated[list[str], typer.Option(help="NAME=ADDRESS of an observer.")] = [],
+) -> None:
+    """Create a game; print its id, seed commitment, invitation tokens and referee secret."""
+    app = make_app()
+    try:
+        created = app.create_game(game, scenario, dict(_pairs(option)), dict(_pairs(seat)), referee,
+                                  observers=dict(_pairs(observer)))
+    except ModeratorError as error:
+        fail(str(error))
+    app.drain_outbox()
+    console.print(f"Created [bold]{created.game_id}[/bold]")
+    console.print(f"Seed commitment: {created.commitment}")
+    console.print(f"Referee secret (shown once): {created.referee_secret}")
+    for role, token in created.invitations.items():
+        console.print(f"  invitation for {role}: JOIN {token}")
+
+
+def _pairs(items: list[str]) -> list[tuple[str, str]]:
+    pairs = []
+    for item in items:
+        if "=" not in item:
+            fail(f"'{item}' should be NAME=VALUE")
+        key, _, value = item.partition("=")
+        pairs.append((key.strip(), _number(value.strip())))
+    return pairs
+
+
+def _number(value: str):
+    try:
+        return int(value)
+    except ValueError:
+        return value
+
+
+# ---------------------------------------------------------------- mail
+
+
+@mail_cli.command("process")
+def mail_process(
+    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="A message file (.eml).")],
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the replies instead of sending; "
+                                                            "change nothing.")] = False,
+) -> None:
+    """Process one message file exactly as the daemon would."""
+    app = make_app()
+    raw = file.read_bytes()
+    if dry_run:
+        outcome = app.mailroom.dry_run(raw, f"file:{file.name}")
+    else:
+        outcome = app.receive(raw, f"file:{file.name}")
+        app.drain_outbox()
+    console.print(f"[bold]{outcome.status}[/bold]: {outcome.reason}")
+    for reply in outcome.replies:
+        console.rule(f"to {reply.recipient}: {reply.subject}")
+        import email
+        import email.policy
+
+        message = email.message_from_bytes(reply.raw, policy=email.policy.default)
+        body = message.get_body(("plain",))
+        console.print(body.get_content() if body else "(no text part)", markup=False, highlight=False)
+
+
+@mail_cli.command("poll")
+def mail_poll() -> None:
+    """Read the inbox once, run what is due, send the outbox."""
+    app = make_app()
+    read, sent = app.tick()
+    console.print(f"read {read} message(s), sent {sent}")
+
+
+@mail_cli.command("send")
+def mail_send() -> None:
+    """Send what is waiting in the outbox."""
+    app = make_app()
+    console.print(f"sent {app.drain_outbox()}")
+
+
+# ---------------------------------------------------------------- turns
+
+
+@turn_cli.command("run")
+def turn_run(
+    game: str,
+    force: Annotated[bool, typer.Option(help="Apply the default to every open decision now.")] = False,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would happen; change nothing.")] = False,
+) -> None:
+    """Run a game now as far as its orders and passed deadlines allow."""
+    app = make_app()
+    from moderator.service.table import load_table
+
+    with app.db.session() as session:
+        table = load_table(session, app.registry, game, for_update=True)
+        result = app.turns.run(table, app.clock.now(), force_defaults=force)
+        console.print(f"{len(result.steps)} answer(s) applied ({len(result.defaulted)} by default); "
+                      f"{len(result.waiting)} decision(s) open; {len(result.reports)} report(s)")
+        for step in result.steps:
+            console.print(f"  {step.role}: {step.text} [{step.source}]", markup=False)
+        if dry_run:
+            session.rollback()
+            console.print("dry run: nothing was saved or sent")
+            return
+    app.drain_outbox()
+
+
+@turn_cli.command("replay")
+def turn_replay(game: str) -> None:
+    """Replay a game from its log; compare every state and report byte for byte."""
+    from moderator.service.replay import replay_game
+
+    result = replay_game(make_app(), game)
+    console.print(f"{result.answers} answers, {result.states_checked} states, "
+                  f"{result.reports_checked} reports compared")
+    for mismatch in result.mismatches:
+        console.print(f"[red]mismatch[/red] {mismatch}")
+    raise typer.Exit(0 if result.ok else 1)
+
+
+# ---------------------------------------------------------------- archive and verify
+
+
+@app_cli.command()
+def archive(game: str, out: Annotated[Path, typer.Option(help="Directory to write the archive into.")]) -> None:
+    """Write a finished game's public archive (archive.json, for `moderator verify`)."""
+    from moderator.service.archive import export_archive
+
+    try:
+        data = export_archive(make_app(), game)
+    except ModeratorError as error:
+        fail(str(error))
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "archive.json").write_text(json.dumps(data, indent=1, sort_keys=True))
+    console.print(f"wrote {out / 'archive.json'}")
+
+
+@app_cli.command()
+def verify(path: Annotated[Path, typer.Argument(exists=True, help="archive.json or the directory holding it.")]) -> None:
+    """Recompute every roll and shuffle of a finished game from its public archive alone."""
+    from moderator.service.archive import verify_archive
+
+    file = path / "archive.json" if path.is_dir() else path
+    try:
+        data = json.loads(file.read_text())
+    except (OSError, json.JSONDecodeError) as error:
+        fail(f"cannot read {file}: {error}", 2)
+    problems = verify_archive(data)
+    if problems:
+        for problem in problems:
+            console.print(f"[red]MISMATCH[/red] {problem}", markup=True)
+        console.print(f"{len(problems)} problem(s): the archive does NOT verify")
+        raise typer.Exit(1)
+    console.print(f"OK: commitment matches the seed; {len(data.get('draws', []))} draws recomputed")
+
+
+# ---------------------------------------------------------------- referee
+
+
+@app_cli.command()
+def referee(
+    game: str,
+    command: Annotated[str, typer.Argument(help="PAUSE, RESUME, FORCE, EXTEND, ANNOUNCE or STATUS")],
+    argument: Annotated[str, typer.Argument(help="Hours for EXTEND, text for ANNOUNCE.")] = "",
+) -> None:
+    """Referee controls (the same as by mail); logged in the game's history."""
+    app = make_app()
+    from moderator.service.table import load_table
+
+    with app.db.session() as session:
+        table = load_table(session, app.registry, game, for_update=True)
+        console.print(app.controls.apply(table, command, argument, source="cli"))
+    app.drain_outbox()
+
+
+# ---------------------------------------------------------------- demo and daemon
+
+
+@app_cli.command()
+def demo(
+    game: Annotated[str, typer.Option(help="Which registered game to play.")] = "vmt",
+    out: Annotated[Path, typer.Option(help="Where to leave the database, every mail and the archive.")] = Path("demo-out"),
+    seed: Annotated[int, typer.Option(help="Seed for the bots' choices (the dice seed stays secret "
+                                           "until the end, as in any game).")] = 1,
+) -> None:
+    """Bots play a complete game by e-mail through the real loop; every mail stays in OUT."""
+    import shutil
+
+    from rich.progress import BarColumn, Progress, TextColumn
+
+    from moderator.app import App
+    from moderator.clock import ManualClock, SystemClock
+    from moderator.demo import run_demo
+    from moderator.service.archive import export_archive, verify_archive
+    from moderator.settings import load_settings
+
+    if out.exists():
+        shutil.rmtree(out)
+    settings = load_settings(_State.config, data_dir=out, orders_address="moderator@referee.demo",
+                             domain="referee.demo", database_url="", inbox_maildir=None, outbox_dir=None)
+    clock = ManualClock(SystemClock().now())
+    app = _State.factory(settings=settings, clock=clock) if _State.factory else App(settings, clock=clock)
+    app.migrate()
+    if game not in app.registry:
+        fail(f"no game '{game}'; registered: {', '.join(app.registry.ids) or 'none'}")
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("turn {task.completed}/{task.total}"),
+                  TextColumn("{task.fields[phase]}"), console=console) as bar:
+        task = bar.add_task(f"{game}: playing by mail", total=1, phase="")
+
+        def progress(turn: int, total: int, label: str) -> None:
+            bar.update(task, completed=turn, total=total, phase=label)
+
+        summary = run_demo(app, game, out, seed, progress)
+    data = export_archive(app, summary["game_id"])
+    archive_dir = out / "archive"
+    archive_dir.mkdir(parents=True, exist_ok=True)
+    (archive_dir / "archive.json").write_text(json.dumps(data, indent=1, sort_keys=True))
+    problems = verify_archive(data)
+    console.print(f"Game {summary['game_id']} finished: {data['result']}")
+    console.print(f"Players sent {summary['mails_from_players']} mails; every mail is under {out / 'mail'}")
+    console.print(f"Public archive: {archive_dir / 'archive.json'} "
+                  f"({'verifies' if not problems else 'DOES NOT VERIFY'}); check it with "
+                  f"'moderator verify {archive_dir}'")
+    if problems:
+        raise typer.Exit(1)
+
+
+@app_cli.command()
+def serve() -> None:
+    """Run the daemon: poll the mailbox, run due turns, send the outbox (APScheduler)."""
+    from moderator.daemon import run_daemon
+
+    run_daemon(make_app())
+
+
+@db_cli.command("upgrade")
+def db_upgrade() -> None:
+    """Apply every database migration (the app does this at start too)."""
+    make_app().migrate()
+    console.print("database is at the newest migration")
+
+
+def main() -> None:
+    try:
+        app_cli()
+    except ModeratorError as error:
+        console.print(f"[red]error:[/red] {error}")
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

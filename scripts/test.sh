@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The one test command (README, .ci/run): installs what the tests need, starts the real servers
+# on loopback, runs the whole suite, stops the servers.  Extra arguments go to pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+export MODERATOR_TEST_DIR=${MODERATOR_TEST_DIR:-/tmp/moderator-test}
+mkdir -p "$MODERATOR_TEST_DIR"
+
+bash scripts/system-packages.sh postgresql
+if [ ! -x .venv/bin/python ]; then python3 -m venv .venv; fi
+.venv/bin/python -m pip install -q --upgrade pip >/dev/null
+.venv/bin/python -m pip install -q -e '.[test]'
+
+cleanup() { bash scripts/postgres.sh down >/dev/null 2>&1 || true; }
+trap cleanup EXIT
+PG_DIR="$MODERATOR_TEST_DIR/pg" bash scripts/postgres.sh up
+export MODERATOR_TEST_POSTGRES_URL=$(bash scripts/postgres.sh url)
+export MODERATOR_REQUIRE_SERVERS=1
+
+set +e
+.venv/bin/python -m pytest -q -p no:cacheprovider "$@"
+rc=$?
+set -e
+[ $rc -eq 5 ] && { echo "no tests ran"; exit 1; }
+exit $rc

@@ -1,0 +1,85 @@
+"""The shared order grammar: parsing, canonical rendering, prefixes, aliases and suggestions."""
+
+import pytest
+from hypothesis import given, strategies as st
+
+from moderator.core.errors import ParseError
+from moderator.core.grammar import ConditionSpec, Grammar, Lexicon, Order, OrderSpec
+
+GRAMMAR = Grammar([
+    OrderSpec("card", "assault", "ASSAULT <division:division> [WITH <extra:division...>]", "Assault a division."),
+    OrderSpec("move", "move", "MOVE <blocks:block...> <from:area> -> <to:area>", "Move blocks."),
+    OrderSpec("move", "done", "DONE", "Stop moving."),
+    OrderSpec("air", "strike", "AIRSTRIKE <mode:ATTACK|INTERDICT> <target:area>", "Air strike."),
+    OrderSpec("hits", "hits", "HITS <count:int> <blocks:block...>", "Allocate hits."),
+], [ConditionSpec("LOST", "", "lost")])
+
+
+def lexicon() -> Lexicon:
+    lex = Lexicon()
+    for area, aliases in {"A31": ("MEKENZIA", "MEK"), "A27": ("BELBEK",), "A30": ()}.items():
+        lex.add("area", area, aliases)
+    for block in ("50/121", "50/122", "24/32"):
+        lex.add("block", block)
+    for div in ("50", "24", "132"):
+        lex.add("division", div)
+    return lex
+
+
+def test_parse_and_render_round_trip():
+    order = GRAMMAR.parse("move 50/121 50/122 a27 -> mekenzia", lexicon())
+    assert order == Order("move", "move", (("blocks", ("50/121", "50/122")), ("from", "A27"), ("to", "A31")))
+    assert GRAMMAR.render(order) == "MOVE 50/121 50/122 A27 -> A31"
+
+
+def test_keyword_prefix_and_optional_group():
+    order = GRAMMAR.parse("ass 50 with 24 132", lexicon())
+    assert GRAMMAR.render(order) == "ASSAULT 50 WITH 24 132"
+    assert GRAMMAR.render(GRAMMAR.parse("ASSAULT 50", lexicon())) == "ASSAULT 50"
+
+
+def test_choice_slot_accepts_prefix():
+    assert GRAMMAR.parse("AIRSTRIKE inter A30", lexicon()).get("mode") == "INTERDICT"
+
+
+def test_unknown_name_suggests_the_nearest():
+    with pytest.raises(ParseError) as error:
+        GRAMMAR.parse("MOVE 50/121 A27 -> Mekensia", lexicon())
+    assert "no area 'Mekensia'" in str(error.value)
+    assert "MEKENZIA" in error.value.explain()
+
+
+def test_unknown_keyword_suggests():
+    with pytest.raises(ParseError) as error:
+        GRAMMAR.parse("MOOVE 50/121 A27 -> A31", lexicon())
+    assert "MOVE" in error.value.explain()
+
+
+def test_trailing_garbage_is_reported():
+    with pytest.raises(ParseError, match="unexpected"):
+        GRAMMAR.parse("DONE now please", lexicon())
+
+
+def test_integer_slot():
+    assert GRAMMAR.parse("HITS 2 50/121", lexicon()).get("count") == 2
+    with pytest.raises(ParseError, match="number"):
+        GRAMMAR.parse("HITS two 50/121", lexicon())
+
+
+def test_ambiguous_prefix_lists_candidates():
+    lex = lexicon()
+    lex.add("area", "A301")
+    with pytest.raises(ParseError, match="could be"):
+        GRAMMAR.parse("AIRSTRIKE ATTACK A3", lex)
+
+
+@given(st.lists(st.sampled_from(["50/121", "50/122", "24/32"]), min_size=1, max_size=3),
+       st.sampled_from(["A31", "A27", "A30"]), st.sampled_from(["A31", "A27", "A30"]))
+def test_parse_of_render_is_identity(blocks, origin, target):
+    order = Order("move", "move", (("blocks", tuple(blocks)), ("from", origin), ("to", target)))
+    assert GRAMMAR.parse(GRAMMAR.render(order), lexicon()) == order
+
+
+def test_help_sections_group_by_kind():
+    titles = [title for title, _ in GRAMMAR.help_sections()]
+    assert titles == ["card", "move", "air", "hits"]

@@ -1,0 +1,111 @@
+"""Mail commands: HELP, STATUS, CHECK, RESEND, JOIN, CONTINUE, revision, referee controls."""
+
+from sqlmodel import select
+
+from moderator.store.models import Game, LogEntry
+from tests.conftest import flat, outbox_rows, text_of
+from tests.mailmaker import player_mail
+from tests.testgame.duel import GRAMMAR
+
+
+def test_help_is_generated_from_the_grammar(seated):
+    outcome = seated.send("north", "HELP\n")
+    text = text_of(outcome.replies[0].raw)
+    for spec in GRAMMAR.specs:
+        assert spec.syntax in text
+        for example in spec.examples:
+            assert example in text
+    for condition in GRAMMAR.conditions:
+        assert condition in text
+    assert "STANDING <kind>" in text
+
+
+def test_status_lists_who_owes_what_without_other_sides_details(seated):
+    text = text_of(seated.send("south", "STATUS\n").replies[0].raw)
+    assert "Phase:" in text and "north: a decision" in text
+
+
+def test_check_is_a_dry_run(seated):
+    before = seated.fingerprint()
+    outcome = seated.send("north", "CHECK\nATTACK\n")
+    text = flat(text_of(outcome.replies[0].raw))
+    assert "CHECK only: nothing was applied. 1 of your orders would run now" in text
+    assert "not the game's dice" in text
+    assert seated.fingerprint() == before
+
+
+def test_resend_sends_the_last_report_again(seated):
+    first = [r for r in outbox_rows(seated.app) if r.recipient == "north@players.test" and r.kind == "report"][-1]
+    outcome = seated.send("north", "RESEND\n")
+    again = outcome.replies[0]
+    assert again.message_id != first.message_id
+    assert text_of(again.raw) == text_of(first.raw)
+
+
+def test_join_with_a_used_token_is_refused(app):
+    from tests.conftest import seat_duel
+
+    created = app.create_game("duel", addresses={"north": "n@x.test", "south": "s@x.test"})
+    token = created.invitations["north"]
+    assert app.receive(player_mail("n@x.test", f"JOIN {token}\n")).status == "joined"
+    again = app.receive(player_mail("n@x.test", f"JOIN {token}\nNAME twice\n"))
+    assert again.status == "receipt" and "unknown or was already used" in flat(text_of(again.replies[0].raw))
+
+
+def test_join_with_a_bad_time_zone_is_refused(app):
+    created = app.create_game("duel", addresses={"north": "n@x.test", "south": "s@x.test"})
+    outcome = app.receive(player_mail("n@x.test", f"JOIN {created.invitations['north']}\nTZ Mars/Olympus\n"))
+    assert outcome.status == "receipt" and "not a time zone" in text_of(outcome.replies[0].raw)
+
+
+def test_the_game_starts_when_the_last_seat_is_taken_and_everybody_gets_a_report(seated):
+    rows = [r for r in outbox_rows(seated.app) if r.kind == "report"]
+    assert {r.recipient for r in rows} == {"north@players.test", "south@players.test"}
+    with seated.app.db.session() as session:
+        assert session.get(Game, seated.game_id).status == "running"
+
+
+def test_a_new_script_replaces_the_queued_one_and_continue_keeps_it(seated):
+    from moderator.service.table import load_table
+    state = seated.state()
+    south = state["hands"]["south"]
+    # South files orders ahead of time (they wait until south is asked).
+    seated.send("south", f"COMMIT {south[0]}\n")
+    seated.send("south", f"COMMIT {south[1]}\n")  # revision: replaces the first
+    with seated.app.db.session() as session:
+        plan = load_table(session, seated.app.registry, seated.game_id).plan("south")
+    assert [s.text for s in plan.script] == [f"COMMIT {south[1]}"]
+    seated.send("south", "STANDING react: ASK\nCONTINUE\n")
+    with seated.app.db.session() as session:
+        plan = load_table(session, seated.app.registry, seated.game_id).plan("south")
+    assert [s.text for s in plan.script] == [f"COMMIT {south[1]}"]
+    assert [s.render() for s in plan.standing] == ["STANDING REACT: ASK"]
+
+
+def test_referee_commands_by_mail_need_the_referee_secret(seated):
+    app = seated.app
+    body = f"GAME {seated.game_id}\nROLE referee\nSECRET WRONG-SECR\nPAUSE\n"
+    outcome = app.receive(player_mail("ref@players.test", body))
+    assert outcome.status == "receipt"
+    with app.db.session() as session:
+        assert session.get(Game, seated.game_id).status == "running"
+    body = f"GAME {seated.game_id}\nROLE referee\nSECRET {seated.referee_secret}\nPAUSE\n"
+    assert app.receive(player_mail("ref@players.test", body)).status == "command"
+    with app.db.session() as session:
+        assert session.get(Game, seated.game_id).status == "paused"
+        controls = session.exec(select(LogEntry).where(LogEntry.kind == "control")).all()
+    assert any('"PAUSE"' in c.payload_json for c in controls)
+    # while paused, orders are accepted but nothing runs
+    before = seated.fingerprint()
+    outcome = seated.send("north", "REST\n")
+    assert "paused" in flat(text_of(outcome.replies[0].raw))
+    assert seated.fingerprint() == before
+    body = f"GAME {seated.game_id}\nROLE referee\nSECRET {seated.referee_secret}\nRESUME\nFORCE\n"
+    assert app.receive(player_mail("ref@players.test", body)).status == "command"
+    assert seated.state()["round"] == 2  # north's queued REST ran
+
+
+def test_referee_command_from_another_address_is_quarantined(seated):
+    body = f"GAME {seated.game_id}\nROLE referee\nSECRET {seated.referee_secret}\nPAUSE\n"
+    outcome = seated.app.receive(player_mail("north@players.test", body))
+    assert outcome.status == "quarantined"

@@ -1,0 +1,84 @@
+"""Deadlines and defaults with an injected clock: nothing sleeps, the clock moves."""
+
+import json
+
+from sqlmodel import select
+
+from moderator.store.models import Game, Seat
+from tests.conftest import flat, outbox_rows, text_of
+
+
+def _deadlines(app, game_id, role):
+    with app.db.session() as session:
+        seat = session.exec(select(Seat).where(Seat.game_id == game_id, Seat.role == role)).one()
+        return json.loads(seat.deadlines_json)
+
+
+def test_a_missed_decision_takes_its_default_and_everyone_is_told(seated):
+    app = seated.app
+    due = _deadlines(app, seated.game_id, "north")
+    assert list(due) == ["r1.act"]
+    app.clock.advance(hours=47)
+    assert app.run_due() == []  # not yet due (phase deadlines are 48 hours)
+    app.clock.advance(hours=2)
+    assert app.run_due() == [seated.game_id]
+    state = seated.state()
+    assert state["round"] == 2 and state["active"] == "south"  # north's default was REST
+    for address in seated.addresses.values():
+        last = [r for r in outbox_rows(app) if r.recipient == address][-1]
+        assert "North did not answer in time (ATTACK or REST?); the default was applied: REST" in flat(text_of(last.raw))
+
+
+def test_a_secret_default_is_told_only_to_its_owner(seated):
+    app = seated.app
+    seated.send("north", f"ATTACK\nCOMMIT {seated.state()['hands']['north'][0]}\n")
+    app.clock.advance(hours=49)
+    app.run_due()
+    south = [r for r in outbox_rows(app) if r.recipient == "south@players.test"][-1]
+    north = [r for r in outbox_rows(app) if r.recipient == "north@players.test"][-1]
+    assert "South did not answer in time" in flat(text_of(south.raw))
+    assert "COMMIT" in flat(text_of(south.raw)).split("did not answer in time")[1][:120]
+    assert "South did not answer in time" in flat(text_of(north.raw))
+    assert "default was applied: COMMIT" not in flat(text_of(north.raw))
+
+
+def test_reaction_window_stays_open_the_same_time_whatever_the_hand(seated):
+    """South asks to be asked about reactions; the window closes at the same deadline either way."""
+    app = seated.app
+    seated.send("south", "ASK react\n")
+    state = seated.state()
+    seated.send("north", f"ATTACK\nCOMMIT {state['hands']['north'][0]}\n")
+    seated.send("south", f"COMMIT {state['hands']['south'][0]}\n")
+    due = _deadlines(app, seated.game_id, "south")
+    assert list(due) == ["r1.react"]
+    opened = app.clock.now()
+    from datetime import datetime
+    assert (datetime.fromisoformat(due["r1.react"]) - opened).total_seconds() == 24 * 3600
+    app.clock.advance(hours=23)
+    app.run_due()
+    assert seated.state()["phase"] == "react"  # still waiting: no early close, whatever south holds
+    app.clock.advance(hours=2)
+    app.run_due()
+    assert seated.state()["phase"] != "react"
+
+
+def test_deadlines_are_shown_in_each_players_time_zone(app):
+    from tests.mailmaker import player_mail
+    created = app.create_game("duel", addresses={"north": "n@x.test", "south": "s@x.test"})
+    app.receive(player_mail("n@x.test", f"JOIN {created.invitations['north']}\nTZ America/New_York\n"))
+    outcome = app.receive(player_mail("s@x.test", f"JOIN {created.invitations['south']}\nTZ Asia/Tokyo\n"))
+    reports = {r.recipient: text_of(r.raw) for r in outcome.replies if r.kind == "report"}
+    assert " EST;" in reports["n@x.test"] and " JST;" not in reports["n@x.test"]
+    assert "Nothing is needed from you now" in reports["s@x.test"]
+
+
+def test_extend_moves_every_open_deadline(seated):
+    from moderator.service.table import load_table
+    app = seated.app
+    before = _deadlines(app, seated.game_id, "north")["r1.act"]
+    with app.db.session() as session:
+        table = load_table(session, app.registry, seated.game_id)
+        app.controls.apply(table, "EXTEND", "12")
+    after = _deadlines(app, seated.game_id, "north")["r1.act"]
+    from datetime import datetime
+    assert (datetime.fromisoformat(after) - datetime.fromisoformat(before)).total_seconds() == 12 * 3600
