@@ -37,7 +37,7 @@ def random_playout(engine: Engine, seed: int, scenario: str | None = None, optio
         assert orders, f"dead end: no legal order for {decision}"
         order = (choose or (lambda r, items: r.choice(items)))(pick, orders)
         text = engine.grammar.render(order)
-        reparsed = engine.grammar.parse(text, engine.lexicon(state, decision.role))
+        reparsed = engine.grammar.parse(text, engine.lexicon(state, decision.role), kinds=[decision.kind])
         assert reparsed == order, f"parse(render(order)) != order for {text!r}"
         state, events = engine.apply(state, decision.role, order, rng)
         result.steps += 1

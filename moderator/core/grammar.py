@@ -89,7 +89,7 @@ def _compile(syntax: str) -> tuple[Any, ...]:
             name, _, kind = piece[1:-1].partition(":")
             many = kind.endswith("...")
             kind = kind.removesuffix("...")
-            if "|" in kind:
+            if "|" in kind or kind.isupper():  # <mode:ATTACK|INTERDICT>, or a single word <x:WORD>
                 stack[-1].append(_Slot(name, "choice", many, tuple(kind.split("|"))))
             else:
                 stack[-1].append(_Slot(name, kind or "word", many))
@@ -208,8 +208,10 @@ class Grammar:
             raise ParseError(f"'{tokens[0]}' could be {', '.join(candidates)}", tuple(candidates[:3]))
         keyword = candidates[0]
         specs = [s for s in self.specs if s.first_keyword == keyword]
-        if wanted is not None and not any(s.kind in wanted for s in specs):
-            pass  # still parse it, so the caller can say "this does not answer the question"
+        if wanted is not None:
+            # Forms of the kinds being asked come first; others still parse, so the caller can
+            # say "this does not answer the question" instead of "cannot read it".
+            specs.sort(key=lambda s: s.kind not in wanted)
         best: _Fail | None = None
         for spec in specs:
             try:

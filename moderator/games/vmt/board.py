@@ -1,0 +1,289 @@
+"""The working copy of a VMT game that the rules modules read and change.
+
+The engine's state is a plain JSON tree (so it round-trips and copies cheaply); `Board` wraps one
+copy of it together with the scenario, the random source and the events being emitted, and gives
+the rules modules a vocabulary that reads as prose: `board.blocks_in(area, "soviet")`,
+`board.is_exhausted(block)`, `board.take_control(area, "axis")`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from moderator.core.contract import Event
+from moderator.core.errors import IllegalOrder
+from moderator.core.rng import Die, Rng
+from moderator.games.vmt.scenario import Scenario
+
+SIDES = ("axis", "soviet")
+ARMOR_TYPES = ("pz3", "stug", "t26")
+PIONEER_TYPES = ("axis_pioneer", "soviet_pioneer")
+
+
+def enemy(side: str) -> str:
+    return "soviet" if side == "axis" else "axis"
+
+
+class Board:
+    def __init__(self, data: dict[str, Any], scenario: Scenario, rng: Rng | None = None):
+        self.data = data
+        self.scenario = scenario
+        self.rng = rng
+        self.events: list[Event] = []
+
+    # ------------------------------------------------------------------ events
+
+    def emit(self, kind: str, visible_to: Iterable[str] | None = None, hidden_from: Iterable[str] = (),
+             **data: Any) -> None:
+        self.events.append(Event(kind, data, tuple(visible_to) if visible_to is not None else None,
+                                 tuple(hidden_from)))
+
+    def roll(self, count: int, purpose: str) -> list[Die]:
+        assert self.rng is not None, "rolling dice needs the game's Rng"
+        return self.rng.dice(count, purpose)
+
+    # ------------------------------------------------------------------ simple fields
+
+    @property
+    def turn(self) -> int:
+        return self.data["turn"]
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return self.data["options"]
+
+    @property
+    def stack(self) -> list[dict[str, Any]]:
+        return self.data["stack"]
+
+    def top(self) -> dict[str, Any] | None:
+        return self.stack[-1] if self.stack else None
+
+    def push(self, frame: dict[str, Any]) -> dict[str, Any]:
+        self.stack.append(frame)
+        return frame
+
+    def pop(self) -> dict[str, Any]:
+        return self.stack.pop()
+
+    def frames(self, kind: str) -> list[dict[str, Any]]:
+        return [f for f in self.stack if f["kind"] == kind]
+
+    # ------------------------------------------------------------------ blocks
+
+    def block(self, block_id: str) -> dict[str, Any]:
+        return self.data["blocks"][block_id]
+
+    def side_of(self, block_id: str) -> str:
+        return self.data["blocks"][block_id]["side"]
+
+    def area_of(self, block_id: str) -> str | None:
+        return self.data["blocks"][block_id]["area"]
+
+    def sp(self, block_id: str) -> int:
+        return self.data["blocks"][block_id]["sp"]
+
+    def is_exhausted(self, block_id: str) -> bool:
+        return self.data["blocks"][block_id]["exhausted"]
+
+    def is_on_map(self, block_id: str) -> bool:
+        return self.data["blocks"][block_id]["status"] == "map"
+
+    def blocks_in(self, area: str, side: str | None = None) -> list[str]:
+        return [b for b, x in self.data["blocks"].items()
+                if x["area"] == area and x["status"] == "map" and (side is None or x["side"] == side)]
+
+    def blocks_of(self, side: str) -> list[str]:
+        return [b for b, x in self.data["blocks"].items() if x["side"] == side and x["status"] == "map"]
+
+    def division_of(self, block_id: str) -> str | None:
+        return self.scenario.block(block_id).division
+
+    def is_two_area_mover(self, block_id: str) -> bool:
+        return self.scenario.block(block_id).moves2
+
+    def is_romanian(self, block_id: str) -> bool:
+        return self.scenario.block(block_id).nationality == "romanian"
+
+    def occupant(self, area: str) -> str | None:
+        """The side with blocks in the area (never both outside a combat)."""
+        sides = {x["side"] for x in self.data["blocks"].values() if x["area"] == area and x["status"] == "map"}
+        if len(sides) == 1:
+            return sides.pop()
+        return None if not sides else "both"
+
+    def is_enemy_occupied(self, area: str, side: str) -> bool:
+        return bool(self.blocks_in(area, enemy(side)))
+
+    def room_in(self, area: str, side: str) -> int:
+        return self.scenario.meta.stacking - len(self.blocks_in(area, side))
+
+    def place(self, block_id: str, area: str) -> None:
+        block = self.block(block_id)
+        block["area"] = area
+        block["status"] = "map"
+
+    def hit_block(self, block_id: str, hits: int = 1, cause: str = "") -> int:
+        """Take up to `hits` steps off a block; return the steps actually lost (L89)."""
+        block = self.block(block_id)
+        lost = min(hits, block["sp"])
+        block["sp"] -= lost
+        if block["sp"] <= 0:
+            self.eliminate(block_id, cause)
+        return lost
+
+    def eliminate(self, block_id: str, cause: str = "") -> None:
+        """A block at 0 SP leaves the map for the rest of the game (rulebook L89)."""
+        block = self.block(block_id)
+        area = block["area"]
+        block["sp"] = 0
+        block["status"] = "eliminated"
+        block["exhausted"] = False
+        self.emit("eliminated", block=block_id, side=block["side"], area=area, cause=cause)
+        if area:
+            self.release_orphan_assets(area, block["side"], permanent=(cause == "no retreat"))
+
+    # ------------------------------------------------------------------ control, VP
+
+    def controller(self, area: str) -> str:
+        return self.data["control"][area]
+
+    def take_control(self, area: str, side: str) -> None:
+        """Control changes the instant a side is present where the other has no block (L390)."""
+        if self.data["control"][area] == side:
+            return
+        info = self.scenario.area(area)
+        if side == "axis" and info.battery and area not in self.data["batteries_destroyed"]:
+            return  # an undestroyed battery keeps its area Soviet (L332)
+        self.data["control"][area] = side
+        self.emit("control", area=area, side=side, vp=info.vp)
+        if side == "axis" and info.trench == "soviet" and area not in self.data["trench_disabled"] \
+                and not self.blocks_in(area, "soviet"):
+            self.disable_trench(area)
+
+    def disable_trench(self, area: str) -> None:
+        """Soviet trenches are out of order once the Axis takes the area (L370); never restored."""
+        if area not in self.data["trench_disabled"]:
+            self.data["trench_disabled"].append(area)
+            self.emit("trench_disabled", area=area)
+
+    def has_intact_trench(self, area: str, side: str) -> bool:
+        info = self.scenario.area(area)
+        if info.trench != side:
+            return False
+        return side == "axis" or area not in self.data["trench_disabled"]
+
+    def has_battery(self, area: str) -> bool:
+        return self.scenario.area(area).battery and area not in self.data["batteries_destroyed"]
+
+    def batteries_left(self) -> list[str]:
+        return [a.id for a in self.scenario.map.areas if self.has_battery(a.id)]
+
+    def vp(self, side: str) -> int:
+        """VP held by a side: banners of the areas it controls (L112, L429), Axis less its payments."""
+        total = 0
+        for area in self.scenario.map.areas:
+            if not area.vp:
+                continue
+            holder = "soviet" if self.has_battery(area.id) else self.data["control"][area.id]
+            if holder == side:
+                total += area.vp
+        if side == "axis":
+            total -= self.data["vp_paid"]
+        return total
+
+    # ------------------------------------------------------------------ markers and assets
+
+    def marker(self, area: str, kind: str) -> bool:
+        return kind in self.data["markers"].get(area, [])
+
+    def set_marker(self, area: str, kind: str, present: bool) -> None:
+        markers = self.data["markers"].setdefault(area, [])
+        if present and kind not in markers:
+            markers.append(kind)
+            markers.sort()
+        elif not present and kind in markers:
+            markers.remove(kind)
+        if not markers:
+            self.data["markers"].pop(area, None)
+
+    def markers_on_map(self, kind: str) -> list[str]:
+        return sorted(a for a, kinds in self.data["markers"].items() if kind in kinds)
+
+    def asset(self, asset_id: str) -> dict[str, Any]:
+        return self.data["assets"][asset_id]
+
+    def assets_in(self, area: str, side: str | None = None) -> list[str]:
+        return [a for a, x in self.data["assets"].items()
+                if x["area"] == area and x["status"] == "map" and (side is None or x["side"] == side)]
+
+    def asset_kind(self, asset_id: str) -> str:
+        """'armor' or 'pioneer': the one-per-area types (all Axis armor is one type, L234)."""
+        return "armor" if self.data["assets"][asset_id]["type"] in ARMOR_TYPES else "pioneer"
+
+    def asset_of_kind_in(self, area: str, side: str, kind: str) -> str | None:
+        for asset_id in self.assets_in(area, side):
+            if self.asset_kind(asset_id) == kind:
+                return asset_id
+        return None
+
+    def pool(self, side: str) -> list[str]:
+        return [a for a, x in self.data["assets"].items() if x["side"] == side and x["status"] == "pool"]
+
+    def hit_asset(self, asset_id: str, cause: str) -> None:
+        """First hit flips an asset to its 1-step side, the second eliminates it for good (L236)."""
+        asset = self.asset(asset_id)
+        asset["steps"] -= 1
+        if asset["steps"] <= 0:
+            asset["status"] = "eliminated"
+            area = asset["area"]
+            asset["area"] = None
+            self.emit("asset_eliminated", asset=asset_id, area=area, cause=cause)
+        else:
+            self.emit("asset_hit", asset=asset_id, area=asset["area"], steps=asset["steps"], cause=cause)
+
+    def release_orphan_assets(self, area: str, side: str, permanent: bool) -> None:
+        """Assets left with no friendly block: set aside at current steps, or lost for good (L236)."""
+        if self.blocks_in(area, side):
+            return
+        for asset_id in self.assets_in(area, side):
+            asset = self.asset(asset_id)
+            asset["area"] = None
+            if permanent:
+                asset["status"] = "eliminated"
+                self.emit("asset_eliminated", asset=asset_id, area=area, cause="its blocks could not retreat")
+            else:
+                asset["status"] = "pool"
+                self.emit("asset_set_aside", asset=asset_id, area=area)
+
+    # ------------------------------------------------------------------ cards
+
+    def card_type(self, card_id: str) -> str:
+        return self.data["cards"][card_id]
+
+    def hand(self, side: str) -> list[str]:
+        return self.data["hands"][side]
+
+    def hand_types(self, side: str) -> list[str]:
+        return [self.data["cards"][c] for c in self.data["hands"][side]]
+
+    def holds(self, side: str, card_type: str) -> bool:
+        return card_type in self.hand_types(side)
+
+    def take_from_hand(self, side: str, card_type: str) -> str:
+        for card in self.data["hands"][side]:
+            if self.data["cards"][card] == card_type:
+                self.data["hands"][side].remove(card)
+                return card
+        raise IllegalOrder(f"you hold no {card_name(card_type)} card")
+
+    def discard(self, side: str, card_id: str) -> None:
+        self.data["discards"][side].append(card_id)
+
+    def remove_from_play(self, card_id: str, reason: str) -> None:
+        self.data["removed"].append(card_id)
+        self.emit("card_removed", card=self.card_type(card_id), reason=reason)
+
+
+def card_name(card_type: str) -> str:
+    return card_type.upper()

@@ -1,0 +1,91 @@
+"""Playing Command Cards in one's own action phase (L156-222): which plays are open, and what a
+play starts.  One card's actions are completed before the next card (L160)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from moderator.core.errors import IllegalOrder
+from moderator.core.grammar import Order
+from moderator.games.vmt.board import Board, enemy
+from moderator.games.vmt.frames import ask
+from moderator.games.vmt.setup import BOMBARDMENT_CARDS
+
+
+def card_decision(board: Board, frame: dict[str, Any]):
+    side = frame["side"]
+    options = play_options(board, frame)
+    if frame["bombardment"]:
+        prompt = ("Initial Bombardment c): play Air Strike, Heavy or Superheavy Artillery cards one at a time, "
+                  "then END.")
+        default = "END"
+    elif frame["played"]:
+        prompt = "Play another card, or END your action phase."
+        default = "END"
+    else:
+        prompt = "Your action phase: play a card, or PASS (rally, discard, withdraw assets)."
+        default = "PASS"
+    return ask(frame, side, "card", prompt, options, default, deadline="phase")
+
+
+def play_options(board: Board, frame: dict[str, Any]) -> list[str]:
+    from moderator.games.vmt import activation, fire
+
+    side = frame["side"]
+    held = set(board.hand_types(side))
+    options: list[str] = []
+    if frame["bombardment"]:
+        options.append("END")
+        for card in BOMBARDMENT_CARDS:
+            if card in held:
+                options += fire.order_targets(board, side, card)
+        return options
+    options.append("END" if frame["played"] else "PASS")
+    if not frame["played"]:
+        for card in sorted(held):
+            options.append(f"PASS DISCARD {card.upper()}")
+    for card in ("assault", "counterattack"):
+        if card in held:
+            using = " USING COUNTERATTACK" if card == "counterattack" else ""
+            options += [f"ASSAULT GROUP {a}{using}" for a in activation.group_areas(board, side)]
+            options += [f"ASSAULT DIVISION {d}{using}" for d in activation.divisions_on_map(board, side)]
+    if "redeployment" in held:
+        options += [f"REDEPLOY GROUP {a}" for a in activation.group_areas(board, side)]
+        options += [f"REDEPLOY DIVISION {d}" for d in activation.divisions_on_map(board, side)]
+    for card in sorted(held):
+        options += fire.order_targets(board, side, card)
+    return list(dict.fromkeys(options))
+
+
+def apply_card(board: Board, frame: dict[str, Any], order: Order) -> None:
+    from moderator.games.vmt import activation, fire
+    from moderator.games.vmt.sequence import end_phase, pass_phase
+
+    side = frame["side"]
+    if order.form == "end":
+        if not frame["played"] and not frame["bombardment"]:
+            raise IllegalOrder("you have not played a card this phase: PASS instead (L144)")
+        end_phase(board, frame, passed=False)
+        return
+    if order.form == "pass":
+        if frame["bombardment"]:
+            raise IllegalOrder("the Initial Bombardment has no Pass: play bombardment cards or END")
+        pass_phase(board, frame, order)
+        return
+    if frame["bombardment"]:
+        card = str(order.get("card", "")).lower()
+        if order.form != "play" or card not in BOMBARDMENT_CARDS:
+            raise IllegalOrder("in the Initial Bombardment only Air Strike, Heavy and Superheavy Artillery "
+                               "may be played (L128)")
+    if side == "soviet":
+        frame["air_window"] = True  # the Axis may react between Soviet cards (ruling R-AIR)
+    if order.form in ("assault_group", "assault_division"):
+        card = "counterattack" if order.get("using") else "assault"
+        activation.start(board, side, card, order, reaction=False)
+    elif order.form in ("redeploy_group", "redeploy_division"):
+        activation.start(board, side, "redeployment", order, reaction=False)
+    elif order.form == "play":
+        fire.play_order(board, side, order)
+    else:  # pragma: no cover - the grammar has no other card forms
+        raise IllegalOrder("that is not a card play")
+    frame["played"] = True

@@ -1,0 +1,51 @@
+"""The tests a VMT script guard or standing order may use.  They read only the deciding role's
+view and the decision's context, which hold nothing that role may not see (DESIGN §4)."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from moderator.core.contract import Decision
+from moderator.core.errors import IllegalOrder
+
+
+def _number(args: Sequence[str], name: str) -> int:
+    try:
+        return int(args[0])
+    except (IndexError, ValueError):
+        raise IllegalOrder(f"{name} needs a number, e.g. '{name} 3'") from None
+
+
+def evaluate(name: str, view: Mapping[str, Any], decision: Decision, args: Sequence[str]) -> bool:
+    side = view["side"]
+    context = decision.context
+    last = view.get("last_combat") or {}
+    if name == "WON":
+        winner = context.get("winner", last.get("winner"))
+        return winner == side
+    if name == "LOST":
+        winner = context.get("winner", last.get("winner"))
+        return winner is not None and winner != side
+    if name == "AREA":
+        if not args:
+            raise IllegalOrder("AREA needs an area, e.g. 'AREA A08'")
+        area = context.get("area") or last.get("area")
+        return area is not None and area.upper() in {a.upper() for a in args}
+    if name == "ATTACKERS":
+        return context.get("attackers", 0) >= _number(args, name)
+    if name == "ARMOR":
+        armor = context.get("armor", {})
+        return any(present for s, present in armor.items() if s != side)
+    if name == "ENEMY_CARDS":
+        return context.get("enemy_cards", 0) >= _number(args, name) and context.get("role") == "defender"
+    if name == "HOLD":
+        if not args:
+            raise IllegalOrder("HOLD needs a card name")
+        return args[0].lower() in view.get("hand", [])
+    if name == "CONTROL":
+        if not args:
+            raise IllegalOrder("CONTROL needs an area")
+        return any(a["id"].upper() == args[0].upper() and a["control"] == side for a in view["areas"])
+    if name == "TURN":
+        return view["turn"] >= _number(args, name)
+    raise IllegalOrder(f"unknown test {name}")

@@ -1,0 +1,437 @@
+"""Fire from afar and the reaction windows: Air Strike (L451-457), Fighter Cover (L447-449),
+Fighter Escort (L443-445), Heavy (L463-465), Superheavy (L469-471), Soviet Coastal (L475-477)
+and Field Artillery (L481-483), Interdiction (L457), and the Counterattack window (L439).
+
+"At any moment" (L453) becomes a finite set of windows (ruling R-AIR): when Soviet blocks enter an
+area (by move or retreat), and before each Soviet card.  Every window opens whatever the Axis
+holds, so its timing tells the Soviet nothing (DESIGN §4).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from moderator.core.errors import IllegalOrder
+from moderator.core.grammar import Order
+from moderator.games.vmt.board import Board, enemy
+from moderator.games.vmt.frames import answered, ask, new_frame, options_as_orders
+
+ORDER_CARDS = {"heavy_artillery", "superheavy_artillery", "air_strike", "soviet_coastal_artillery",
+               "soviet_field_artillery", "fighter_cover"}
+COASTAL_RANGE = 3  # L477
+
+
+# ---------------------------------------------------------------- targets
+
+
+def order_targets(board: Board, side: str, card: str) -> list[str]:
+    """The plays of an Order card the player could make now, as order text."""
+    name = card.upper()
+    if card == "heavy_artillery":
+        return [f"PLAY {name} {a}" for a in soviet_occupied(board)]
+    if card == "superheavy_artillery":
+        return [f"PLAY {name} {a}" for a in board.batteries_left()]
+    if card == "air_strike":
+        attack = [f"PLAY {name} ATTACK {a}" for a in soviet_occupied(board)]
+        interdict = [f"PLAY {name} INTERDICT {a}" for a in interdiction_targets(board)]
+        return attack + interdict
+    if card == "soviet_coastal_artillery":
+        targets = coastal_targets(board)
+        return [f"PLAY {name} {a}" for a in targets] if targets else [f"PLAY {name}"]
+    if card == "soviet_field_artillery":
+        return [f"PLAY {name} {a}" for a in sorted({board.area_of(b) for b in board.blocks_of("axis")})]
+    if card == "fighter_cover" and soviet_has_airbase(board):
+        return [f"PLAY {name} {a}" for a in board.markers_on_map("interdiction")]
+    return []
+
+
+def soviet_occupied(board: Board) -> list[str]:
+    return sorted({board.area_of(b) for b in board.blocks_of("soviet")})
+
+
+def interdiction_targets(board: Board) -> list[str]:
+    """Any area may be interdicted (L453); the listed options are those next to Soviet blocks."""
+    near = set(soviet_occupied(board))
+    for area in list(near):
+        near.update(board.scenario.neighbours(area))
+    return sorted(a for a in near if not board.marker(a, "interdiction"))
+
+
+def coastal_targets(board: Board) -> list[str]:
+    """Axis-occupied areas within 3 areas of an undestroyed battery, ferries counting (L477)."""
+    reach: set[str] = set()
+    for battery in board.batteries_left():
+        frontier = {battery}
+        reach.add(battery)
+        for _ in range(COASTAL_RANGE):
+            frontier = {n for a in frontier for n in board.scenario.neighbours(a, include_ferry=True)} - reach
+            reach |= frontier
+    return sorted(a for a in reach if board.blocks_in(a, "axis"))
+
+
+def soviet_has_airbase(board: Board) -> bool:
+    """Fighter Cover needs at least one airbase area Soviet-controlled (L394, L449)."""
+    return any(board.controller(a.id) == "soviet" for a in board.scenario.areas_where(airbase=True))
+
+
+# ---------------------------------------------------------------- Order cards in one's own phase
+
+
+def play_order(board: Board, side: str, order: Order) -> None:
+    card = str(order.get("card")).lower()
+    target = str(order.get("target")) if order.get("target") else None
+    if card not in ORDER_CARDS or side not in board.scenario.card_type(card).sides:
+        raise IllegalOrder(f"{card.upper()} is not an Order card you can play this way")
+    if card == "air_strike":
+        mode = order.get("mode") or "ATTACK"
+        check_strike(board, str(mode), target)
+        card_id = board.take_from_hand(side, card)
+        board.emit("card_played", side=side, card=card, mode=str(mode).lower(), area=target, divisions=[],
+                   reaction=False, blocks=0)
+        start_strike(board, card_id, str(mode), target, order.get("removing"), reaction=False, entering=[])
+        return
+    if card == "fighter_cover":
+        if not soviet_has_airbase(board):
+            raise IllegalOrder("Fighter Cover needs a Soviet-controlled airbase (L394, L449)")
+        if target is None or not board.marker(target, "interdiction"):
+            raise IllegalOrder("name an area with an Axis Interdiction marker")
+        card_id = board.take_from_hand(side, card)
+        board.emit("card_played", side=side, card=card, mode="order", area=target, divisions=[], reaction=False,
+                   blocks=0)
+        board.push(new_frame(board, "cover_order", card=card_id, target=target, stage="escort", escorted=False))
+        return
+    legal = [o.split(" ")[-1] for o in order_targets(board, side, card)]
+    if card == "soviet_coastal_artillery" and target is None:
+        if coastal_targets(board):
+            raise IllegalOrder("name a target: an Axis-occupied area within 3 areas of a battery")
+        card_id = board.take_from_hand(side, card)
+        board.discard(side, card_id)
+        board.emit("card_played", side=side, card=card, mode="discard", area=None, divisions=[], reaction=False,
+                   blocks=0)
+        return
+    if target is None or target not in legal:
+        raise IllegalOrder(f"{card.upper()} cannot target {target}; targets now: {', '.join(legal) or 'none'}")
+    card_id = board.take_from_hand(side, card)
+    board.discard(side, card_id)
+    board.emit("card_played", side=side, card=card, mode="order", area=target, divisions=[], reaction=False, blocks=0)
+    if card == "heavy_artillery":
+        bombard(board, target, "soviet", 4, six_only=board.has_intact_trench(target, "soviet"), source="Heavy Artillery")
+    elif card == "superheavy_artillery":
+        superheavy(board, target)
+    elif card == "soviet_coastal_artillery":
+        bombard(board, target, "axis", 2, six_only=False, source="Coastal Artillery")  # even vs Axis trenches (L477)
+    elif card == "soviet_field_artillery":
+        printed = board.scenario.area(target).trench == "axis"
+        bombard(board, target, "axis", 3, six_only=printed, source="Field Artillery")  # L483
+
+
+def bombard(board: Board, area: str, victim: str, dice: int, six_only: bool, source: str,
+            only: list[str] | None = None) -> None:
+    """Roll; each hit falls on a victim block chosen at random, one hit at a time (ruling R-RANDOM)."""
+    rolls = board.roll(dice, f"{source} on {area}")
+    need = 6 if six_only else 5
+    hits = sum(1 for d in rolls if d.value >= need)
+    board.emit("bombardment", area=area, source=source, rolls=[d.to_json() for d in rolls], need=need, hits=hits,
+               victim=victim)
+    distribute(board, area, victim, hits, source, only)
+
+
+def distribute(board: Board, area: str, victim: str, hits: int, source: str, only: list[str] | None = None) -> None:
+    for _ in range(hits):
+        pool = sorted(b for b in board.blocks_in(area, victim) if only is None or b in only)
+        if not pool:
+            break  # hits beyond the blocks present are lost (L471)
+        block = board.rng.choice(pool, f"{source}: which block is hit", stream="random")
+        board.hit_block(block, 1, cause=source)
+        board.emit("block_hit", visible_to=(victim,), block=block, sp=board.sp(block), source=source)
+
+
+def superheavy(board: Board, area: str) -> None:
+    """3d6, 6s hit: the first destroys the battery, the rest fall on Soviet blocks (L336, L471)."""
+    from moderator.games.vmt.combat import destroy_battery
+
+    rolls = board.roll(3, f"Superheavy Artillery on {area}")
+    hits = sum(1 for d in rolls if d.value == 6)
+    board.emit("bombardment", area=area, source="Superheavy Artillery", rolls=[d.to_json() for d in rolls],
+               need=6, hits=hits, victim="soviet")
+    if hits:
+        destroy_battery(board, area)
+        distribute(board, area, "soviet", hits - 1, "Superheavy Artillery")
+        if board.blocks_in(area, "axis") and not board.blocks_in(area, "soviet"):
+            board.take_control(area, "axis")
+
+
+# ---------------------------------------------------------------- the Air Strike and its answers
+
+
+def check_strike(board: Board, mode: str, target: str | None) -> None:
+    if target is None:
+        raise IllegalOrder("name the area of the Air Strike")
+    if mode == "ATTACK" and not board.blocks_in(target, "soviet"):
+        raise IllegalOrder(f"an Air Strike attack needs Soviet blocks in {target}")
+    if mode == "INTERDICT" and board.marker(target, "interdiction"):
+        raise IllegalOrder(f"{target} is already interdicted")
+
+
+def start_strike(board: Board, card_id: str, mode: str, target: str, removing: Any, reaction: bool,
+                 entering: list[str]) -> None:
+    board.push(new_frame(board, "strike", card=card_id, mode=mode, target=target,
+                         removing=str(removing) if removing else None, reaction=reaction, entering=entering,
+                         stage="cover", cover=None, escorted=False))
+
+
+class Strike:
+    """An Air Strike in flight: the Soviet may answer with Fighter Cover, the Axis with Escort."""
+
+    def decisions(self, board, frame):
+        if frame["stage"] == "cover":
+            return [ask(frame, "soviet", "cover",
+                        f"The Axis plays an Air Strike ({frame['mode'].lower()}) on {frame['target']}: "
+                        f"answer with Fighter Cover?",
+                        ["COVER NONE"] + (["COVER"] if board.holds("soviet", "fighter_cover") else []), "COVER NONE",
+                        deadline="reaction", interrupts="axis",
+                        context={"area": frame["target"], "mode": frame["mode"]})]
+        if frame["stage"] == "escort":
+            return [ask(frame, "axis", "escort", "The Soviet answers with Fighter Cover: play Fighter Escort?",
+                        escort_options(board), "ESCORT NONE", deadline="reaction", interrupts="soviet")]
+        return []
+
+    def legal(self, board, frame, decision):
+        return options_as_orders(board, decision)
+
+    def apply(self, board, frame, decision, order):
+        if decision.kind == "cover":
+            if order.form == "play":
+                if not soviet_has_airbase(board):
+                    raise IllegalOrder("Fighter Cover needs a Soviet-controlled airbase (L449)")
+                frame["cover"] = board.take_from_hand("soviet", "fighter_cover")
+                board.emit("card_played", side="soviet", card="fighter_cover", mode="reaction",
+                           area=frame["target"], divisions=[], reaction=True, blocks=0)
+                frame["stage"] = "escort"
+            else:
+                frame["stage"] = "resolve"
+        elif decision.kind == "escort":
+            if order.form == "play":
+                escort(board, frame["cover"])
+                frame["escorted"] = True
+            else:
+                board.discard("soviet", frame["cover"])
+            frame["stage"] = "resolve"
+        answered(frame)
+
+    def step(self, board, frame):
+        if board.top() is not frame:
+            return False
+        if frame["stage"] == "cover" and not soviet_has_airbase(board):
+            frame["stage"] = "resolve"  # no airbase: no Fighter Cover is possible, publicly known (L449)
+            return True
+        if frame["stage"] != "resolve":
+            return False
+        board.pop()
+        board.discard("axis", frame["card"])
+        if frame["cover"] and not frame["escorted"]:
+            board.emit("strike_cancelled", area=frame["target"])
+            return True
+        resolve_strike(board, frame)
+        return True
+
+
+def escort_options(board: Board) -> list[str]:
+    return ["ESCORT NONE"] + (["ESCORT"] if board.holds("axis", "fighter_escort") else [])
+
+
+def escort(board: Board, cover_card: str) -> None:
+    """Fighter Escort negates Fighter Cover and removes it from play; after the last Cover, the
+    Escort leaves play too (L445)."""
+    escort_card = board.take_from_hand("axis", "fighter_escort")
+    board.emit("card_played", side="axis", card="fighter_escort", mode="reaction", area=None, divisions=[],
+               reaction=True, blocks=0)
+    board.remove_from_play(cover_card, "cancelled by Fighter Escort")
+    covers_left = [c for c, t in board.data["cards"].items() if t == "fighter_cover" and c not in board.data["removed"]]
+    if covers_left:
+        board.discard("axis", escort_card)
+    else:
+        board.remove_from_play(escort_card, "the last Fighter Cover is gone")
+
+
+def resolve_strike(board: Board, frame: dict[str, Any]) -> None:
+    target = frame["target"]
+    if frame["mode"] == "ATTACK":
+        only = frame["entering"] or None
+        bombard(board, target, "soviet", 3, six_only=board.has_intact_trench(target, "soviet"), source="Air Strike",
+                only=only)
+        return
+    place_interdiction(board, target, frame["removing"])
+    if frame["entering"]:
+        interdiction_rolls(board, target, [b for b in frame["entering"] if board.is_on_map(b)
+                                           and board.area_of(b) == target])
+
+
+def place_interdiction(board: Board, area: str, removing: str | None) -> None:
+    from moderator.games.vmt.setup import marker_limit
+
+    on_map = board.data.setdefault("interdiction_order", [])
+    on_map[:] = [a for a in on_map if board.marker(a, "interdiction")]
+    if len(on_map) >= marker_limit(board.scenario, "interdiction"):
+        old = removing if removing in on_map else on_map[0]  # relocate a marker (L457)
+        board.set_marker(old, "interdiction", False)
+        on_map.remove(old)
+        board.emit("marker_removed", area=old, marker="interdiction", by="relocation")
+    board.set_marker(area, "interdiction", True)
+    on_map.append(area)
+    board.emit("marker_placed", area=area, marker="interdiction")
+
+
+def interdiction_rolls(board: Board, area: str, blocks: list[str]) -> None:
+    """1d6 per Soviet block entering an interdicted area, a loss on 5-6; a 6 in an intact Soviet
+    trench area, as for every Air Strike die (L361, ruling R-INTERDICT)."""
+    need = 6 if board.has_intact_trench(area, "soviet") else 5
+    for block in list(blocks):
+        if not board.is_on_map(block):
+            continue
+        die = board.roll(1, f"interdiction at {area}")[0]
+        hit = die.value >= need
+        board.emit("interdiction", area=area, die=die.to_json(), need=need, hit=hit)
+        if hit:
+            board.hit_block(block, 1, cause=f"interdiction at {area}")
+            board.emit("block_hit", visible_to=("soviet",), block=block, sp=board.sp(block), source="Interdiction")
+
+
+class CoverOrder:
+    """Fighter Cover played as an Order against an Interdiction marker; the Axis may escort (L445)."""
+
+    def decisions(self, board, frame):
+        if frame["stage"] == "escort":
+            return [ask(frame, "axis", "escort",
+                        f"The Soviet plays Fighter Cover to clear the Interdiction in {frame['target']}: "
+                        f"play Fighter Escort?", escort_options(board), "ESCORT NONE", deadline="reaction",
+                        interrupts="soviet")]
+        return []
+
+    def legal(self, board, frame, decision):
+        return options_as_orders(board, decision)
+
+    def apply(self, board, frame, decision, order):
+        if order.form == "play":
+            escort(board, frame["card"])
+            frame["escorted"] = True
+        frame["stage"] = "resolve"
+        answered(frame)
+
+    def step(self, board, frame):
+        if board.top() is not frame or frame["stage"] != "resolve":
+            return False
+        board.pop()
+        if not frame["escorted"]:
+            board.discard("soviet", frame["card"])
+            board.set_marker(frame["target"], "interdiction", False)
+            board.emit("marker_removed", area=frame["target"], marker="interdiction", by="Fighter Cover")
+        return True
+
+
+# ---------------------------------------------------------------- windows
+
+
+def open_entry_window(board: Board, area: str, blocks: list[str], attack: bool) -> None:
+    """Soviet blocks entered an area: the Axis may strike them or interdict it (L455, L457)."""
+    if not blocks:
+        return
+    board.push(new_frame(board, "window", window="entry", side="axis", area=area, blocks=list(blocks),
+                         attack=attack))
+
+
+def between_cards_window(board: Board, phase: dict[str, Any]):
+    return ask(phase, "axis", "air", "Before the next Soviet card: an Air Strike (Reaction)?",
+               air_options(board, None, attack=True), "AIRSTRIKE NONE", deadline="reaction", interrupts="soviet",
+               context={"area": None})
+
+
+def air_options(board: Board, area: str | None, attack: bool) -> list[str]:
+    options = ["AIRSTRIKE NONE"]
+    if not board.holds("axis", "air_strike"):
+        return options
+    if area is None:
+        options += [f"AIRSTRIKE ATTACK {a}" for a in soviet_occupied(board)]
+        options += [f"AIRSTRIKE INTERDICT {a}" for a in interdiction_targets(board)]
+        return options
+    if attack:
+        options.append(f"AIRSTRIKE ATTACK {area}")
+    if not board.marker(area, "interdiction"):
+        options.append(f"AIRSTRIKE INTERDICT {area}")
+    return options
+
+
+def apply_air(board: Board, decision, order: Order, window: str, entering: list[str] | None = None,
+              area: str | None = None, attack: bool = True) -> None:
+    if order.form == "none":
+        return
+    mode = str(order.get("mode"))
+    target = str(order.get("target"))
+    if area is not None and target != area:
+        raise IllegalOrder(f"this window is about {area}: strike or interdict there, or NONE")
+    if area is not None and mode == "ATTACK" and not attack:
+        raise IllegalOrder("during a retreat only an Interdiction can be placed (ruling R-AIR)")
+    check_strike(board, mode, target)
+    card_id = board.take_from_hand("axis", "air_strike")
+    board.emit("card_played", side="axis", card="air_strike", mode=mode.lower(), area=target, divisions=[],
+               reaction=True, blocks=0)
+    start_strike(board, card_id, mode, target, order.get("removing"), reaction=True, entering=entering or [])
+
+
+class Window:
+    """A reaction window: the Axis after Soviet blocks enter an area, or the Counterattack window."""
+
+    def decisions(self, board, frame):
+        if frame["window"] == "entry":
+            what = "attack into" if frame["attack"] else "enter"
+            return [ask(frame, "axis", "air",
+                        f"Soviet blocks {what} {frame['area']}: an Air Strike (Reaction) on them or there?",
+                        air_options(board, frame["area"], frame["attack"]), "AIRSTRIKE NONE", deadline="reaction",
+                        interrupts="soviet", context={"area": frame["area"]})]
+        side = frame["side"]
+        return [ask(frame, side, "counterattack",
+                    f"The combat in {frame['area']} is over: counterattack now (Reaction, L439)?",
+                    counterattack_options(board, side), "COUNTERATTACK NONE", deadline="reaction",
+                    interrupts=enemy(side), context={"area": frame["area"], "winner": frame["winner"],
+                                                     "mine": frame["winner"] == side})]
+
+    def legal(self, board, frame, decision):
+        return options_as_orders(board, decision)
+
+    def apply(self, board, frame, decision, order):
+        from moderator.games.vmt import activation
+
+        board.pop()
+        if frame["window"] == "entry":
+            alive = [b for b in frame["blocks"] if board.is_on_map(b) and board.area_of(b) == frame["area"]]
+            apply_air(board, decision, order, "entry", alive, frame["area"], frame["attack"])
+            return
+        if order.form == "none":
+            return
+        if not board.holds(frame["side"], "counterattack"):
+            raise IllegalOrder("you hold no Counterattack card")
+        activation.start(board, frame["side"], "counterattack", order, reaction=True)
+
+    def step(self, board, frame):
+        return False
+
+
+def counterattack_options(board: Board, side: str) -> list[str]:
+    from moderator.games.vmt import activation
+
+    options = ["COUNTERATTACK NONE"]
+    if not board.holds(side, "counterattack"):
+        return options
+    options += [f"COUNTERATTACK GROUP {a}" for a in activation.group_areas(board, side)]
+    options += [f"COUNTERATTACK DIVISION {d}" for d in activation.divisions_on_map(board, side)]
+    return options
+
+
+def open_counterattack_window(board: Board, combat: dict[str, Any]) -> None:
+    """After each combat the phasing player resolves, the opponent may Counterattack (L160, L192, L439);
+    combats a Counterattack starts open no new window (ruling R-CA)."""
+    phasing = board.data["phase_side"]
+    if combat["attacker"] != phasing:
+        return
+    board.push(new_frame(board, "window", window="counterattack", side=enemy(phasing), area=combat["area"],
+                         winner=combat["winner"]))

@@ -1,0 +1,57 @@
+"""The interrupt stack: each step of play is a frame; the top frame asks or moves on by itself.
+
+VMT nests deeply (an Axis attack, a Soviet Counterattack inside it, an Air Strike inside that, a
+Fighter Cover, a Fighter Escort, a retreat with an Interdiction...).  Every such step is a frame on
+`state["stack"]`; a handler per frame kind says what it asks (`decisions`), which answers are legal
+(`legal`), what an answer does (`apply`) and how it moves on without asking (`step`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, Protocol, Sequence
+
+from moderator.core.contract import Decision
+from moderator.core.grammar import Order
+from moderator.games.vmt.board import Board
+
+
+class Handler(Protocol):
+    def decisions(self, board: Board, frame: dict[str, Any]) -> list[Decision]: ...
+
+    def legal(self, board: Board, frame: dict[str, Any], decision: Decision) -> list[Order]: ...
+
+    def apply(self, board: Board, frame: dict[str, Any], decision: Decision, order: Order) -> None: ...
+
+    def step(self, board: Board, frame: dict[str, Any]) -> bool: ...
+
+
+def new_frame(board: Board, kind: str, **fields: Any) -> dict[str, Any]:
+    board.data["next_id"] += 1
+    frame = {"kind": kind, "id": board.data["next_id"], "asked": 0}
+    frame.update(fields)
+    return frame
+
+
+def ask(frame: dict[str, Any], side: str, kind: str, prompt: str, options: Sequence[str], default: str,
+        secret: bool = False, deadline: str = "phase", interrupts: str | None = None,
+        context: dict[str, Any] | None = None) -> Decision:
+    """A decision whose key changes after every answer the frame takes (so deadlines restart)."""
+    key = f"f{frame['id']}.{frame['asked']}.{side}.{kind}"
+    return Decision(key, side, kind, prompt, default, tuple(options), secret, deadline, interrupts,
+                    context or {})
+
+
+def answered(frame: dict[str, Any]) -> None:
+    frame["asked"] += 1
+
+
+def options_as_orders(board: Board, decision: Decision) -> list[Order]:
+    """The decision's listed options, parsed as orders of its kind (labels after two spaces dropped)."""
+    from moderator.games.vmt.orders import GRAMMAR
+    from moderator.games.vmt.views import lexicon_for
+
+    lexicon = lexicon_for(board, decision.role)
+    return [GRAMMAR.parse(text.split("  (")[0], lexicon, kinds=[decision.kind]) for text in decision.options]
+
+
+StepFn = Callable[[Board, dict[str, Any]], bool]

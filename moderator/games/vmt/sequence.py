@@ -1,0 +1,291 @@
+"""Sequence of Play (L118-154): action phases with play or pass, refills, the turn track;
+Reinforcements (L406-423); Victory (L425-429)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from moderator.core.errors import IllegalOrder
+from moderator.core.grammar import Order
+from moderator.games.vmt.board import SIDES, Board, enemy
+from moderator.games.vmt.frames import answered, ask, new_frame, options_as_orders
+
+BATTERY_CARDS = {"axis": "superheavy_artillery", "soviet": "soviet_coastal_artillery"}
+
+
+# ---------------------------------------------------------------- cards in hand
+
+
+def draw(board: Board, side: str) -> str | None:
+    """Draw one card; an empty deck is rebuilt from the discard pile (ruling R-DECK, AMB-B6)."""
+    deck = board.data["decks"][side]
+    if not deck:
+        pile = board.data["discards"][side]
+        if not pile:
+            return None
+        board.data["decks"][side] = board.rng.shuffle(sorted(pile), f"{side} deck rebuilt", stream=f"deck-{side}")
+        board.data["discards"][side] = []
+        deck = board.data["decks"][side]
+        board.emit("deck_rebuilt", side=side, cards=len(deck))
+    card = deck.pop()
+    if board.card_type(card) == BATTERY_CARDS[side] and not board.batteries_left():
+        # Superheavy / Coastal Artillery with no battery left is retired and replaced (L336, L346, L471, L477).
+        board.remove_from_play(card, "no Soviet battery is left")
+        return draw(board, side)
+    board.hand(side).append(card)
+    return card
+
+
+def refill(board: Board, side: str) -> None:
+    """Fill a hand up to 8 (Axis) or 6 (Soviet) cards (L106, L146, L150)."""
+    size = board.scenario.meta.hand_size[side]
+    drawn = 0
+    while len(board.hand(side)) < size:
+        if draw(board, side) is None:
+            break
+        drawn += 1
+    if drawn:
+        board.emit("drew", side=side, count=drawn)
+        board.emit("drew_cards", visible_to=(side,), side=side,
+                   cards=[board.card_type(c) for c in board.hand(side)[-drawn:]])
+
+
+def purge_battery_cards(board: Board) -> None:
+    """Once the last battery falls, held Superheavy/Coastal cards leave play and are replaced (L336, L346)."""
+    if board.batteries_left():
+        return
+    for side in SIDES:
+        for card in list(board.hand(side)):
+            if board.card_type(card) == BATTERY_CARDS[side]:
+                board.hand(side).remove(card)
+                board.remove_from_play(card, "the last Soviet battery is destroyed")
+                draw(board, side)
+
+
+# ---------------------------------------------------------------- the action phase
+
+
+def start_phase(board: Board, side: str) -> None:
+    board.data["phase_side"] = side
+    board.push(new_frame(board, "phase", side=side, stage="start", played=False, bombardment=False,
+                         placing=[], air_window=False))
+
+
+def open_card_play(board: Board, side: str, bombardment: bool) -> None:
+    """The card plays of the Initial Bombardment (L128) reuse the action phase's card decision."""
+    board.push(new_frame(board, "phase", side=side, stage="cards", played=False, bombardment=bombardment,
+                         placing=[], air_window=False))
+
+
+def phase_frame(board: Board) -> dict[str, Any] | None:
+    for frame in reversed(board.stack):
+        if frame["kind"] == "phase":
+            return frame
+    return None
+
+
+class Phase:
+    def decisions(self, board, frame):
+        from moderator.games.vmt import cardplay, fire
+
+        side = frame["side"]
+        if frame["stage"] == "reinforce":
+            group = next_axis_group(board)
+            return [ask(frame, "axis", "reinforce",
+                        f"Reinforcements (L423): take the {group.name} ({', '.join(group.blocks)}) for "
+                        f"{group.vp_cost} VP now, before any card?", ["REINFORCE NONE", "REINFORCE NEXT"],
+                        "REINFORCE NONE")]
+        if frame["stage"] == "place":
+            block = frame["placing"][0]
+            areas = reinforcement_areas(board, side, block)
+            return [ask(frame, side, "place", f"Place the arriving {block}: where?",
+                        [f"PLACE {block} {a}" for a in areas], f"PLACE {block} {areas[0]}")]
+        if frame["stage"] == "cards":
+            if frame["air_window"]:
+                return [fire.between_cards_window(board, frame)]
+            return [cardplay.card_decision(board, frame)]
+        return []
+
+    def legal(self, board, frame, decision):
+        return options_as_orders(board, decision)
+
+    def apply(self, board, frame, decision, order: Order):
+        from moderator.games.vmt import cardplay, fire
+
+        side = frame["side"]
+        if decision.kind == "reinforce":
+            if order.get("what") == "NEXT":
+                take_axis_group(board, frame)
+            else:
+                frame["stage"] = "cards"
+        elif decision.kind == "place":
+            block = frame["placing"][0]
+            if str(order.get("block")) != block:
+                raise IllegalOrder(f"place {block} first")
+            area = str(order.get("area"))
+            if area not in reinforcement_areas(board, side, block):
+                raise IllegalOrder(f"{block} cannot arrive in {area}; legal: "
+                                   f"{', '.join(reinforcement_areas(board, side, block))}")
+            board.place(block, area)
+            board.emit("reinforcement_placed", side=side, block=block, area=area)
+            if board.controller(area) != side:
+                board.take_control(area, side)
+            frame["placing"].pop(0)
+            if not frame["placing"]:
+                frame["stage"] = "cards"
+        elif decision.kind == "air":
+            frame["air_window"] = False
+            fire.apply_air(board, decision, order, window="between")
+        elif decision.kind == "card":
+            cardplay.apply_card(board, frame, order)
+        answered(frame)
+
+    def step(self, board, frame):
+        if frame["stage"] != "start":
+            return False
+        side = frame["side"]
+        frame["stage"] = "cards"
+        frame["air_window"] = side == "soviet"
+        board.emit("phase", side=side, turn=board.turn)
+        meta = board.scenario.meta
+        if side == "soviet" and board.turn >= meta.soviet_reinforcement_first_turn:
+            soviet_reinforcement_roll(board, frame)
+        if side == "axis" and board.turn >= meta.axis_reinforcement_first_turn and next_axis_group(board) \
+                and board.data["reinforcements"]["axis_turn"] != board.turn and axis_group_fits(board):
+            frame["stage"] = "reinforce"
+        return True
+
+
+def end_phase(board: Board, frame: dict[str, Any], passed: bool) -> None:
+    """After each phase BOTH players refill (L146, L150); after the Soviet phase the turn ends (L154)."""
+    side = frame["side"]
+    board.pop()
+    if frame["bombardment"]:
+        return  # the bombardment frame below finishes the sequence
+    for s in SIDES:
+        refill(board, s)
+    purge_battery_cards(board)
+    board.emit("phase_end", side=side, turn=board.turn, passed=passed)
+    if side == "axis":
+        start_phase(board, "soviet")
+        return
+    end_turn(board)
+
+
+def end_turn(board: Board) -> None:
+    """Automatic decisive victory at the end of any turn (L427); otherwise the next turn, or the end."""
+    vp_areas = [a.id for a in board.scenario.map.areas if a.vp]
+    if all(board.controller(a) == "axis" and not board.has_battery(a) for a in vp_areas):
+        finish(board, "axis", "automatic decisive victory: the Axis controls every VP area (L427)")
+        return
+    last = len(board.scenario.meta.turns)
+    board.emit("turn_end", turn=board.turn, axis_vp=board.vp("axis"), soviet_vp=board.vp("soviet"))
+    if board.turn >= last:
+        axis, soviet = board.vp("axis"), board.vp("soviet")
+        if axis == soviet:
+            finish(board, None, f"a draw on {axis} VP each at the end of the last turn (L114, L427)")
+        else:
+            winner = "axis" if axis > soviet else "soviet"
+            finish(board, winner, f"more VP at the end of the last turn: Axis {axis}, Soviet {soviet} (L427)")
+        return
+    board.data["turn"] += 1
+    start_phase(board, "axis")
+
+
+def finish(board: Board, winner: str | None, reason: str) -> None:
+    board.data["result"] = {"winner": winner, "reason": reason, "axis_vp": board.vp("axis"),
+                            "soviet_vp": board.vp("soviet"), "turn": board.turn}
+    board.data["stack"] = []
+    board.emit("game_over", **board.data["result"])
+
+
+def pass_phase(board: Board, frame: dict[str, Any], order: Order) -> None:
+    """Pass (L144, L324): play nothing; discard any cards; rally every exhausted block; withdraw assets."""
+    side = frame["side"]
+    if frame["played"]:
+        raise IllegalOrder("you already played a card this phase; END it instead of passing")
+    discards = [str(c).lower() for c in order.values("discards")]
+    taken = [board.take_from_hand(side, t) for t in discards]
+    for card in taken:
+        board.discard(side, card)
+    rallied = [b for b in board.blocks_of(side) if board.is_exhausted(b)]
+    for block in rallied:
+        board.block(block)["exhausted"] = False
+    withdrawn = []
+    for asset_id in order.values("withdraw"):
+        asset = board.data["assets"].get(asset_id)
+        if asset is None or asset["side"] != side or asset["status"] != "map":
+            raise IllegalOrder(f"{asset_id} is not one of your assets on the map")
+        asset.update(status="pool", area=None, steps=2)  # back on its 2-step side (L144, L230)
+        withdrawn.append(asset_id)
+    board.emit("pass", side=side, discarded=[board.card_type(c) for c in taken], rallied=len(rallied),
+               withdrawn=withdrawn)
+    end_phase(board, frame, passed=True)
+
+
+# ---------------------------------------------------------------- reinforcements (L406-423)
+
+
+def soviet_reinforcement_roll(board: Board, frame: dict[str, Any]) -> None:
+    """From turn 2 the Soviet rolls 1d6 at the start of the phase; 1-2 brings the next brigade (L414)."""
+    groups = board.scenario.reinforcement_groups("soviet")
+    index = board.data["reinforcements"]["soviet"]
+    if index >= len(groups):
+        return
+    die = board.roll(1, "Soviet reinforcement roll")[0]
+    success = die.value in board.scenario.meta.soviet_reinforcement_roll
+    group = groups[index]
+    if not success:
+        board.emit("soviet_reinforcement_roll", die=die.to_json(), success=False, brigade=None)
+        return
+    block = group.blocks[0]
+    if not reinforcement_areas(board, "soviet", block):
+        # No legal anchor area: the success is wasted and the same brigade waits (ruling R-REINF).
+        board.emit("soviet_reinforcement_roll", die=die.to_json(), success=True, brigade=block, wasted=True)
+        return
+    board.data["reinforcements"]["soviet"] += 1
+    board.emit("soviet_reinforcement_roll", die=die.to_json(), success=True, brigade=block)
+    frame["placing"] = list(group.blocks)
+    frame["stage"] = "place"
+
+
+def next_axis_group(board: Board):
+    groups = board.scenario.reinforcement_groups("axis")
+    index = board.data["reinforcements"]["axis"]
+    return groups[index] if index < len(groups) else None
+
+
+def axis_group_fits(board: Board) -> bool:
+    group = next_axis_group(board)
+    room = sum(max(0, board.room_in(a.id, "axis")) for a in board.scenario.areas_where(axis_edge=True)
+               if not board.is_enemy_occupied(a.id, "axis"))
+    return group is not None and room >= len(group.blocks)
+
+
+def take_axis_group(board: Board, frame: dict[str, Any]) -> None:
+    """The next group, in the fixed order, for its VP cost subtracted at once (L418-423, L112)."""
+    if frame["played"]:
+        raise IllegalOrder("reinforcements come before any card is played (L423)")
+    group = next_axis_group(board)
+    if group is None:
+        raise IllegalOrder("no Axis reinforcement group is left")
+    board.data["reinforcements"]["axis"] += 1
+    board.data["reinforcements"]["axis_turn"] = board.turn
+    board.data["vp_paid"] += group.vp_cost
+    board.emit("axis_reinforcement", group=group.id, name=group.name, blocks=list(group.blocks), vp=group.vp_cost)
+    frame["placing"] = list(group.blocks)
+    frame["stage"] = "place"
+
+
+def reinforcement_areas(board: Board, side: str, block: str) -> list[str]:
+    """Soviet: anchor areas not Axis-controlled with room (L414).  Axis: map-edge areas where the
+    blocks can legally stack, not enemy-occupied (L423; ruling R-REINF)."""
+    areas = []
+    for area in board.scenario.map.areas:
+        if board.room_in(area.id, side) <= 0 or board.is_enemy_occupied(area.id, side):
+            continue
+        if side == "soviet" and area.anchor and board.controller(area.id) != "axis":
+            areas.append(area.id)
+        if side == "axis" and area.axis_edge:
+            areas.append(area.id)
+    return areas
