@@ -19,6 +19,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Iterable, Mapping, Sequence
 
 from moderator.core.errors import ParseError
@@ -110,11 +111,11 @@ class OrderSpec:
     help: str
     examples: tuple[str, ...] = ()
 
-    @property
+    @cached_property
     def elements(self) -> tuple[Any, ...]:
         return _compile(self.syntax)
 
-    @property
+    @cached_property
     def first_keyword(self) -> str | None:
         first = self.elements[0] if self.elements else None
         return first.word if isinstance(first, _Keyword) else None
@@ -137,16 +138,26 @@ class Lexicon:
     """The names a role may use, by type: canonical name → aliases."""
 
     names: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
+    _exact: dict[str, dict[str, str]] = field(default_factory=dict, repr=False)
 
     def add(self, type_: str, canonical: str, aliases: Iterable[str] = ()) -> None:
-        self.names.setdefault(type_, {})[canonical] = tuple(aliases)
+        aliases = tuple(aliases)
+        self.names.setdefault(type_, {})[canonical] = aliases
+        exact = self._exact.setdefault(type_, {})
+        for name in (canonical, *aliases):
+            exact.setdefault(name.casefold(), canonical)
+        exact[canonical.casefold()] = canonical
+
+    def lookup(self, type_: str, token: str) -> str | None:
+        """The canonical name for an exact name or alias, or None (fast, no suggestions)."""
+        return self._exact.get(type_, {}).get(token.casefold())
 
     def resolve(self, type_: str, token: str) -> str:
         table = self.names.get(type_, {})
         wanted = token.casefold()
-        for canonical, aliases in table.items():
-            if canonical.casefold() == wanted or any(a.casefold() == wanted for a in aliases):
-                return canonical
+        found = self.lookup(type_, token)
+        if found is not None:
+            return found
         prefixed = {c for c, aliases in table.items()
                     if c.casefold().startswith(wanted) or any(a.casefold().startswith(wanted) for a in aliases)}
         if len(prefixed) == 1 and len(wanted) >= 2:
@@ -269,6 +280,10 @@ class Grammar:
         last_error: _Fail | None = None
         end = pos
         while end < len(tokens):
+            if values and element.type not in ("int", "choice", "word") \
+                    and lexicon.lookup(element.type, tokens[end]) is None \
+                    and tokens[end].upper() in self._keywords_of(elements):
+                break  # a keyword of the rest of the form ends the list; no need to explain it
             try:
                 values.append(str(self._value(element, tokens[end], end, lexicon)))
             except _Fail as fail:
@@ -290,6 +305,15 @@ class Grammar:
                     last_error = fail
         assert last_error is not None
         raise last_error
+
+    def _keywords_of(self, elements: Sequence[Any]) -> set[str]:
+        words: set[str] = set()
+        for element in elements:
+            if isinstance(element, _Keyword):
+                words.add(element.word)
+            elif isinstance(element, _Optional):
+                words |= self._keywords_of(element.items)
+        return words
 
     @staticmethod
     def _value(slot: _Slot, token: str, pos: int, lexicon: Lexicon) -> Value:

@@ -1,5 +1,281 @@
-"""Placeholder replaced by the real map renderer."""
+"""The VMT map as a PNG, drawn from scenario geometry (a base image cached per scenario) and one
+role's view (blocks as that role may see them, markers, control).
+
+The font is the TrueType face bundled inside Pillow (`ImageFont.load_default(size=…)`), so the
+image is the same on every machine with the same Pillow.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from functools import lru_cache
+from typing import Any, Mapping
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from moderator.maps.cells import WATER, area_cells
+
+WIDTH = 800  # pixels: readable at e-mail width
+LEGEND = 96
+
+SEA = (168, 199, 222)
+CLEAR = (238, 232, 210)
+ROUGH = (214, 201, 164)
+EDGE_HATCH = (150, 150, 150)
+BORDER = (95, 80, 60)
+RIVER = (40, 100, 200)
+AXIS = (110, 110, 110)
+AXIS_LIGHT = (200, 200, 200)
+SOVIET = (178, 34, 34)
+SOVIET_LIGHT = (240, 190, 180)
+INK = (25, 25, 25)
 
 
-def draw_map(view):
-    return None
+def font(size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.load_default(size=size)
+
+
+@lru_cache(maxsize=2)
+def geometry(scenario_name: str):
+    from moderator.games.vmt.engine import scenario_named
+
+    scenario = scenario_named(scenario_name)
+    geo = scenario.map.geometry
+    scale = WIDTH / geo.width
+    centres = {a.id: a.at for a in scenario.map.areas}
+    weights = {a.id: a.weight for a in scenario.map.areas}
+    labels, ids = area_cells(centres, geo.land, geo.width, geo.height, scale, weights, geo.water)
+    return scenario, scale, labels, ids
+
+
+@lru_cache(maxsize=2)
+def base_map(scenario_name: str) -> Image.Image:
+    """Terrain, coast, borders, rivers, ditches, ferries, features and names: drawn once."""
+    scenario, scale, labels, ids = geometry(scenario_name)
+    h, w = labels.shape
+    rgb = np.zeros((h, w, 3), dtype=np.uint8)
+    rgb[:] = SEA
+    for index, area_id in enumerate(ids):
+        area = scenario.area(area_id)
+        rgb[labels == index] = ROUGH if area.terrain == "rough" else CLEAR
+    # Axis map-edge areas carry grey diagonal hatching (L423).
+    yy, xx = np.mgrid[0:h, 0:w]
+    stripes = ((xx + yy) // 6) % 4 == 0
+    for index, area_id in enumerate(ids):
+        if scenario.area(area_id).axis_edge:
+            rgb[(labels == index) & stripes] = (200, 196, 186)
+    image = Image.fromarray(rgb, "RGB")
+    draw = ImageDraw.Draw(image)
+    # Borders between cells; rivers in blue, AT ditches with teeth.
+    edges = _edge_pixels(labels)
+    for (a, b), pixels in edges.items():
+        border = scenario.border(ids[a], ids[b])
+        kind = border.kind if border else "land"
+        colour = RIVER if (kind == "river" or (border and border.river)) else BORDER
+        size = 2 if colour == RIVER else 1
+        for y, x in pixels[:: 1]:
+            draw.rectangle([x, y, x + size - 1, y + size - 1], fill=colour)
+        if kind == "ditch":
+            _teeth(draw, pixels, scenario, ids, labels, border, scale)
+    # Ferry arrows across the bay (L376).
+    for border in scenario.map.borders:
+        if border.kind == "ferry":
+            a = scenario.area(border.a).at
+            b = scenario.area(border.b).at
+            _dashed_arrow(draw, (a[0] * scale, a[1] * scale), (b[0] * scale, b[1] * scale))
+    for area in scenario.map.areas:
+        x, y = area.at[0] * scale, area.at[1] * scale
+        name_font = font(12 if area.sevastopol else 10)
+        draw.text((x, y - 30), area.id, font=font(11), fill=INK, anchor="mm")
+        if area.trench:
+            _trench(draw, x, y - 20, SOVIET if area.trench == "soviet" else AXIS)
+        if area.battery:
+            _battery(draw, x + 22, y - 30)
+        if area.airbase:
+            _airbase(draw, x - 24, y - 30)
+        if area.anchor:
+            _anchor(draw, x - 24, y - 16)
+        if area.vp:
+            _banner(draw, x + 22, y - 16, area.vp)
+        if area.urban or area.sevastopol:
+            draw.text((x, y + 30), area.name.split(" (")[0], font=name_font, fill=(60, 60, 60), anchor="mm")
+    return image
+
+
+def _edge_pixels(labels: np.ndarray) -> dict[tuple[int, int], list[tuple[int, int]]]:
+    edges: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    right = (labels[:, :-1] != labels[:, 1:]) & (labels[:, :-1] != WATER) & (labels[:, 1:] != WATER)
+    down = (labels[:-1, :] != labels[1:, :]) & (labels[:-1, :] != WATER) & (labels[1:, :] != WATER)
+    for y, x in zip(*np.nonzero(right)):
+        a, b = int(labels[y, x]), int(labels[y, x + 1])
+        edges.setdefault((min(a, b), max(a, b)), []).append((int(y), int(x)))
+    for y, x in zip(*np.nonzero(down)):
+        a, b = int(labels[y, x]), int(labels[y + 1, x])
+        edges.setdefault((min(a, b), max(a, b)), []).append((int(y), int(x)))
+    # coastline
+    coast = np.zeros(labels.shape, dtype=bool)
+    land = labels != WATER
+    coast[:, :-1] |= land[:, :-1] != land[:, 1:]
+    coast[:-1, :] |= land[:-1, :] != land[1:, :]
+    edges[(-1, -1)] = [(int(y), int(x)) for y, x in zip(*np.nonzero(coast))]
+    return edges
+
+
+def _teeth(draw, pixels, scenario, ids, labels, border, scale) -> None:
+    """Small triangles along an AT ditch, pointing toward the side the armor must come from (L352)."""
+    target = scenario.area(border.teeth_from).at
+    tx, ty = target[0] * scale, target[1] * scale
+    for y, x in pixels[::9]:
+        dx, dy = tx - x, ty - y
+        length = math.hypot(dx, dy) or 1.0
+        ux, uy = dx / length, dy / length
+        tip = (x + ux * 6, y + uy * 6)
+        left = (x - uy * 3, y + ux * 3)
+        rightp = (x + uy * 3, y - ux * 3)
+        draw.polygon([left, rightp, tip], fill=(60, 40, 20))
+
+
+def _dashed_arrow(draw, a, b) -> None:
+    ax, ay = a
+    bx, by = b
+    length = math.hypot(bx - ax, by - ay)
+    ux, uy = (bx - ax) / length, (by - ay) / length
+    start, stop = 18, length - 18
+    t = start
+    while t < stop:
+        draw.line([(ax + ux * t, ay + uy * t), (ax + ux * min(t + 7, stop), ay + uy * min(t + 7, stop))],
+                  fill=(20, 60, 160), width=3)
+        t += 12
+    for end, sign in (((ax + ux * start, ay + uy * start), -1), ((ax + ux * stop, ay + uy * stop), 1)):
+        ex, ey = end
+        draw.polygon([(ex + sign * ux * 8, ey + sign * uy * 8), (ex - uy * 5, ey + ux * 5), (ex + uy * 5, ey - ux * 5)],
+                     fill=(20, 60, 160))
+
+
+def _trench(draw, x, y, colour) -> None:
+    points = [(x - 12 + i * 4, y + (2 if i % 2 else -2)) for i in range(7)]
+    draw.line(points, fill=colour, width=2)
+
+
+def _battery(draw, x, y) -> None:
+    draw.ellipse([x - 6, y - 6, x + 6, y + 6], fill=INK)
+    draw.line([(x, y), (x + 9, y - 6)], fill=INK, width=3)
+
+
+def _airbase(draw, x, y) -> None:
+    draw.line([(x - 7, y), (x + 7, y)], fill=(30, 60, 120), width=3)
+    draw.line([(x, y - 6), (x, y + 6)], fill=(30, 60, 120), width=2)
+    draw.line([(x - 3, y + 5), (x + 3, y + 5)], fill=(30, 60, 120), width=2)
+
+
+def _anchor(draw, x, y) -> None:
+    draw.line([(x, y - 6), (x, y + 5)], fill=(20, 40, 120), width=2)
+    draw.arc([x - 6, y - 3, x + 6, y + 7], 0, 180, fill=(20, 40, 120), width=2)
+    draw.line([(x - 4, y - 4), (x + 4, y - 4)], fill=(20, 40, 120), width=2)
+
+
+def _banner(draw, x, y, vp) -> None:
+    draw.rectangle([x - 7, y - 7, x + 7, y + 7], fill=SOVIET, outline=INK)
+    draw.text((x, y), str(vp), font=font(11), fill=(255, 255, 255), anchor="mm")
+
+
+def draw_map(view: Mapping[str, Any]) -> bytes:
+    """One role's map: control, blocks as that role sees them, markers; then a legend."""
+    image = render(view)
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG", optimize=False, compress_level=6)
+    return buffer.getvalue()
+
+
+def render(view: Mapping[str, Any]) -> Image.Image:
+    scenario, scale, labels, ids = geometry(view.get("scenario", "campaign"))
+    base = base_map(view.get("scenario", "campaign"))
+    h, w = labels.shape
+    image = Image.new("RGB", (w, h + LEGEND), (250, 248, 240))
+    image.paste(base, (0, 0))
+    draw = ImageDraw.Draw(image, "RGBA")
+    areas = {a["id"]: a for a in view["areas"]}
+    me = view.get("side")
+    combat = view.get("combat") or {}
+    for area_id, area in areas.items():
+        info = scenario.area(area_id)
+        x, y = info.at[0] * scale, info.at[1] * scale
+        colour = AXIS if area["control"] == "axis" else SOVIET
+        draw.rectangle([x - 30, y - 42, x + 30, y - 38], fill=colour + (200,))  # control stripe
+        if area_id == combat.get("area"):
+            draw.ellipse([x - 40, y - 40, x + 40, y + 40], outline=(230, 120, 0, 255), width=4)
+        _blocks(draw, area, x, y, me)
+        _markers(draw, area, x, y)
+    _legend(draw, h, w, view)
+    return image
+
+
+def _blocks(draw, area, x, y, me) -> None:
+    rows = []
+    for side in ("axis", "soviet"):
+        if area.get(f"{side}_count"):
+            rows.append(side)
+    top = y - 12 if len(rows) < 2 else y - 22
+    for row, side in enumerate(rows):
+        fill = AXIS if side == "axis" else SOVIET
+        light = AXIS_LIGHT if side == "axis" else SOVIET_LIGHT
+        known = area.get(f"{side}_blocks")
+        count = area[f"{side}_count"]
+        exhausted = area[f"{side}_exhausted"]
+        by = top + row * 22
+        if known is not None:
+            bw = 36
+            left = x - (len(known) * (bw + 2)) / 2
+            for i, block in enumerate(known):
+                bx = left + i * (bw + 2)
+                box = [bx, by, bx + bw, by + 18]
+                draw.rectangle(box, fill=light if block["exhausted"] else fill, outline=INK)
+                label = block["id"].split("/")[-1][:5]
+                text_colour = INK if block["exhausted"] else (255, 255, 255)
+                draw.text((bx + bw / 2, by + 6), label, font=font(9), fill=text_colour, anchor="mm")
+                draw.text((bx + bw / 2, by + 14), f"{block['sp']}", font=font(9), fill=text_colour, anchor="mm")
+        else:
+            bw = 16
+            left = x - (count * (bw + 2)) / 2
+            for i in range(count):
+                bx = left + i * (bw + 2)
+                lying = i < exhausted
+                box = [bx, by + (6 if lying else 0), bx + bw, by + 18]
+                draw.rectangle(box, fill=light if lying else fill, outline=INK)
+
+
+def _markers(draw, area, x, y) -> None:
+    tags = [m.upper()[:4] for m in area["markers"]]
+    tags += [f"{a['id']}:{a['steps']}" for a in area["assets"]]
+    if area.get("trench_disabled"):
+        tags.append("NoTR")
+    if area.get("battery_destroyed"):
+        tags.append("B-X")
+    for i, tag in enumerate(tags[:4]):
+        tx = x - 30 + (i % 2) * 32
+        ty = y + 12 + (i // 2) * 13
+        draw.rectangle([tx, ty, tx + 30, ty + 11], fill=(255, 235, 120, 230), outline=INK)
+        draw.text((tx + 15, ty + 6), tag, font=font(8), fill=INK, anchor="mm")
+
+
+def _legend(draw, top, width, view) -> None:
+    f = font(11)
+    y = top + 8
+    side = view.get("side")
+    who = f"as the {side.title()} player sees it" if side else "public view"
+    draw.text((8, y), f"Turn {view['turn']}/{view['turns']} ({view['dates']}) - VP Axis {view['vp']['axis']}, "
+                      f"Soviet {view['vp']['soviet']} - {who}", font=font(12), fill=INK)
+    y += 20
+    items = [(AXIS, "Axis block / control"), (SOVIET, "Soviet block / control"),
+             (SOVIET_LIGHT, "exhausted (lying)"), (ROUGH, "rough terrain"), (RIVER, "river"),
+             ((255, 235, 120), "marker / asset")]
+    for i, (colour, text) in enumerate(items):
+        x = 8 + (i % 3) * 260
+        yy = y + (i // 3) * 18
+        draw.rectangle([x, yy, x + 14, yy + 12], fill=colour, outline=INK)
+        draw.text((x + 20, yy + 6), text, font=f, fill=INK, anchor="lm")
+    y += 40
+    draw.text((8, y), "Red square: VP banner. Black dot: coastal battery. Zigzag: trench. Dashed arrows: ferries. "
+                      "Hatching: Axis map edge.", font=font(10), fill=(70, 70, 70))
