@@ -74,31 +74,16 @@ def situation_templates(environment: Environment, engine_id: str) -> tuple[str, 
 def compose_report(engine: Engine, environment: Environment, addressing: Addressing, game_id: str,
                    state: Any, events: Sequence[Event], payload: dict[str, Any]) -> Outgoing:
     """Build one report mail from the role's view, its visible events and the logged payload."""
-    role = payload["role"]
-    view_role = OBSERVER if payload.get("observer") else role
-    view = engine.view(state, view_role)
-    tz = payload.get("tz", "UTC")
-    lines = [narrate(engine, event, view_role) for event in events if event.is_visible_to(view_role)]
-    decisions = [] if payload.get("observer") else decisions_for(engine, state, role, payload.get("deadlines", {}), tz)
-    text_template, html_template = situation_templates(environment, engine.id)
-    outcome = payload.get("outcome")
-    heading = payload["heading"]
+    context, view = report_context(engine, environment, addressing, game_id, state, events, payload)
     map_png = engine.map_png(view) if hasattr(engine, "map_png") else None
-    map_cid = f"map.{game_id}.{payload['seq']}@{addressing.domain}" if map_png else None
-    context = dict(
-        heading=heading, receipt=payload.get("receipt"), holds=payload.get("holds", []), events=lines,
-        view=view, role=role, decisions=decisions, outcome=outcome, queued=payload.get("queued", []),
-        standing=payload.get("standing", []), commitment=payload["commitment"], seed=payload.get("seed"),
-        orders_address=addressing.orders_address, envelope=payload.get("envelope", []),
-        situation_text=text_template, situation_html=html_template, map_cid=map_cid,
-        map_alt=f"Map of {game_id} as {role} sees it", game_id=game_id,
-    )
+    if not map_png:
+        context["map_cid"] = None
     text = render(environment, "mail/report.txt.j2", **context)
     html = render(environment, "mail/report.html.j2", **context)
     inline = []
     attachments = []
     if map_png:
-        inline.append(Attachment("map.png", map_png, "image", "png", cid=map_cid))
+        inline.append(Attachment("map.png", map_png, "image", "png", cid=context["map_cid"]))
         attachments.append(Attachment(f"{game_id}-{payload['seq']}-map.png", map_png, "image", "png"))
     return Outgoing(
         recipient=payload["address"], subject=payload["subject"], text=text, html=html,
@@ -108,6 +93,36 @@ def compose_report(engine: Engine, environment: Environment, addressing: Address
         in_reply_to=payload.get("in_reply_to", ""), references=tuple(payload.get("references", [])),
         list_id=f"<{game_id}.{addressing.domain}>",
     )
+
+
+def report_text(engine: Engine, environment: Environment, addressing: Addressing, game_id: str, state: Any,
+                events: Sequence[Event], payload: dict[str, Any]) -> str:
+    """The plain-text report alone (what the leak tests read for every role at every step)."""
+    context, _ = report_context(engine, environment, addressing, game_id, state, events, payload)
+    return render(environment, "mail/report.txt.j2", **context)
+
+
+def report_context(engine: Engine, environment: Environment, addressing: Addressing, game_id: str, state: Any,
+                   events: Sequence[Event], payload: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    role = payload["role"]
+    view_role = OBSERVER if payload.get("observer") else role
+    view = engine.view(state, view_role)
+    tz = payload.get("tz", "UTC")
+    lines = [narrate(engine, event, view_role) for event in events if event.is_visible_to(view_role)]
+    decisions = [] if payload.get("observer") else decisions_for(engine, state, role, payload.get("deadlines", {}), tz)
+    text_template, html_template = situation_templates(environment, engine.id)
+    outcome = payload.get("outcome")
+    heading = payload["heading"]
+    map_cid = f"map.{game_id}.{payload['seq']}@{addressing.domain}"
+    context = dict(
+        heading=heading, receipt=payload.get("receipt"), holds=payload.get("holds", []), events=lines,
+        view=view, role=role, decisions=decisions, outcome=outcome, queued=payload.get("queued", []),
+        standing=payload.get("standing", []), commitment=payload["commitment"], seed=payload.get("seed"),
+        orders_address=addressing.orders_address, envelope=payload.get("envelope", []),
+        situation_text=text_template, situation_html=html_template, map_cid=map_cid,
+        map_alt=f"Map of {game_id} as {role} sees it", game_id=game_id,
+    )
+    return context, view
 
 
 def compose_notice(environment: Environment, addressing: Addressing, recipient: str, subject: str,

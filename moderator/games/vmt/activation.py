@@ -78,7 +78,7 @@ def start(board: Board, side: str, card: str, order: Order, reaction: bool) -> d
 def _check_target(board: Board, frame: dict[str, Any]) -> None:
     target = frame["target"]
     origin = frame["area"]
-    if target not in board.scenario.neighbours(origin, include_ferry=True):
+    if target not in board.geo.neighbours(origin, include_ferry=True):
         raise IllegalOrder(f"{target} is not next to {origin}")
 
 
@@ -276,7 +276,7 @@ def place_assets(board: Board, frame: dict[str, Any], order: Order) -> None:
 
 
 def crossing(board: Board, a: str, b: str) -> str:
-    border = board.scenario.border(a, b)
+    border = board.geo.border(a, b)
     if border is None:
         raise IllegalOrder(f"{b} is not next to {a}")
     if border.kind == "ditch" and border.river:
@@ -324,7 +324,7 @@ def destinations(board: Board, frame: dict[str, Any], block: str) -> list[tuple[
         area, path = queue.popleft()
         if len(path) >= reach:
             continue
-        for nxt in board.scenario.neighbours(area, include_ferry=True):
+        for nxt in board.geo.neighbours(area, include_ferry=True):
             if nxt in seen:
                 continue
             seen.add(nxt)
@@ -425,12 +425,12 @@ def move(board: Board, frame: dict[str, Any], order: Order) -> None:
     to = str(order.get("to"))
     via = [str(v) for v in order.values("via")]
     assets = [str(a) for a in order.values("with_assets")]
-    if not via and frame["move_kind"] == "redeploy" and to not in board.scenario.neighbours(
+    if not via and frame["move_kind"] == "redeploy" and to not in board.geo.neighbours(
             board.area_of(blocks[0]) if blocks and board.is_on_map(blocks[0]) else to, include_ferry=True):
         via = redeploy_path(board, frame, blocks, to)
     elif not via and blocks and board.is_on_map(blocks[0]):
         origin = board.area_of(blocks[0])
-        if to not in board.scenario.neighbours(origin, include_ferry=True):
+        if to not in board.geo.neighbours(origin, include_ferry=True):
             via = two_step_via(board, frame, origin, to)
     plan = _plan_move(board, frame, blocks, to, via, assets)
     carry_out(board, frame, blocks, plan)
@@ -438,8 +438,8 @@ def move(board: Board, frame: dict[str, Any], order: Order) -> None:
 
 def two_step_via(board: Board, frame: dict[str, Any], origin: str, to: str) -> list[str]:
     side = frame["side"]
-    middles = [m for m in board.scenario.neighbours(origin, include_ferry=True)
-               if to in board.scenario.neighbours(m, include_ferry=True)
+    middles = [m for m in board.geo.neighbours(origin, include_ferry=True)
+               if to in board.geo.neighbours(m, include_ferry=True)
                and not board.is_enemy_occupied(m, side)
                and not (side == "axis" and board.has_battery(m) and not board.blocks_in(m, "soviet"))]
     if not middles:
@@ -461,7 +461,7 @@ def redeploy_path(board: Board, frame: dict[str, Any], blocks: list[str], to: st
         steps, foreign, path = best[area]
         if steps >= REDEPLOY_RANGE:
             continue
-        for nxt in board.scenario.neighbours(area, include_ferry=True):
+        for nxt in board.geo.neighbours(area, include_ferry=True):
             if board.is_enemy_occupied(nxt, side) or not _can_enter_empty(board, side, nxt, True):
                 continue
             cost = (steps + 1, foreign + (board.controller(nxt) != side), path + [nxt])
@@ -481,7 +481,7 @@ def carry_out(board: Board, frame: dict[str, Any], blocks: list[str], plan: dict
     steps = plan["steps"]
     for a, b, kind in steps:
         for block in blocks:
-            board.block(block)["area"] = b
+            board.relocate(block, b)
         for asset_id in plan["assets"]:
             board.asset(asset_id)["area"] = b
         entered(board, side, b, blocks, final=(b == steps[-1][1]))

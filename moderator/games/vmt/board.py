@@ -20,6 +20,45 @@ ARMOR_TYPES = ("pz3", "stug", "t26")
 PIONEER_TYPES = ("axis_pioneer", "soviet_pioneer")
 
 
+class Geography:
+    """Fast lookups into the scenario's map (the pydantic models are slow to index repeatedly)."""
+
+    def __init__(self, scenario: Scenario):
+        self.areas = {a.id: a for a in scenario.map.areas}
+        self.blocks = {b.id: b for b in scenario.blocks}
+        self.borders = {}
+        self.adjacent: dict[str, tuple[str, ...]] = {a: () for a in self.areas}
+        self.linked: dict[str, tuple[str, ...]] = {a: () for a in self.areas}
+        adjacent: dict[str, set[str]] = {a: set() for a in self.areas}
+        linked: dict[str, set[str]] = {a: set() for a in self.areas}
+        for border in scenario.map.borders:
+            self.borders.setdefault(frozenset((border.a, border.b)), border)
+            linked[border.a].add(border.b)
+            linked[border.b].add(border.a)
+            if border.kind != "ferry":
+                adjacent[border.a].add(border.b)
+                adjacent[border.b].add(border.a)
+        self.adjacent = {a: tuple(sorted(v)) for a, v in adjacent.items()}
+        self.linked = {a: tuple(sorted(v)) for a, v in linked.items()}
+
+    def neighbours(self, area: str, include_ferry: bool = False) -> tuple[str, ...]:
+        """Ferry arrows connect only for movement and retreat (L384)."""
+        return (self.linked if include_ferry else self.adjacent)[area]
+
+    def border(self, a: str, b: str):
+        return self.borders.get(frozenset((a, b)))
+
+
+_GEOGRAPHY: dict[int, Geography] = {}
+
+
+def geography(scenario: Scenario) -> Geography:
+    found = _GEOGRAPHY.get(id(scenario))
+    if found is None:
+        found = _GEOGRAPHY[id(scenario)] = Geography(scenario)
+    return found
+
+
 def enemy(side: str) -> str:
     return "soviet" if side == "axis" else "axis"
 
@@ -30,6 +69,8 @@ class Board:
         self.scenario = scenario
         self.rng = rng
         self.events: list[Event] = []
+        self._where: dict[str, list[str]] | None = None  # area -> blocks; rebuilt after any move
+        self.geo = geography(scenario)
 
     # ------------------------------------------------------------------ events
 
@@ -90,24 +131,32 @@ class Board:
         return self.data["blocks"][block_id]["status"] == "map"
 
     def blocks_in(self, area: str, side: str | None = None) -> list[str]:
-        return [b for b, x in self.data["blocks"].items()
-                if x["area"] == area and x["status"] == "map" and (side is None or x["side"] == side)]
+        if self._where is None:
+            where: dict[str, list[str]] = {}
+            for b, x in self.data["blocks"].items():
+                if x["status"] == "map":
+                    where.setdefault(x["area"], []).append(b)
+            self._where = where
+        blocks = self._where.get(area, [])
+        if side is None:
+            return list(blocks)
+        return [b for b in blocks if self.data["blocks"][b]["side"] == side]
 
     def blocks_of(self, side: str) -> list[str]:
         return [b for b, x in self.data["blocks"].items() if x["side"] == side and x["status"] == "map"]
 
     def division_of(self, block_id: str) -> str | None:
-        return self.scenario.block(block_id).division
+        return self.geo.blocks[block_id].division
 
     def is_two_area_mover(self, block_id: str) -> bool:
-        return self.scenario.block(block_id).moves2
+        return self.geo.blocks[block_id].moves2
 
     def is_romanian(self, block_id: str) -> bool:
-        return self.scenario.block(block_id).nationality == "romanian"
+        return self.geo.blocks[block_id].nationality == "romanian"
 
     def occupant(self, area: str) -> str | None:
         """The side with blocks in the area (never both outside a combat)."""
-        sides = {x["side"] for x in self.data["blocks"].values() if x["area"] == area and x["status"] == "map"}
+        sides = {self.data["blocks"][b]["side"] for b in self.blocks_in(area)}
         if len(sides) == 1:
             return sides.pop()
         return None if not sides else "both"
@@ -122,6 +171,12 @@ class Board:
         block = self.block(block_id)
         block["area"] = area
         block["status"] = "map"
+        self._where = None
+
+    def relocate(self, block_id: str, area: str) -> None:
+        """Move a block on the map (movement, retreat, return home)."""
+        self.data["blocks"][block_id]["area"] = area
+        self._where = None
 
     def hit_block(self, block_id: str, hits: int = 1, cause: str = "") -> int:
         """Take up to `hits` steps off a block; return the steps actually lost (L89)."""
@@ -138,6 +193,7 @@ class Board:
         area = block["area"]
         block["sp"] = 0
         block["status"] = "eliminated"
+        self._where = None
         block["exhausted"] = False
         self.emit("eliminated", block=block_id, side=block["side"], area=area, cause=cause)
         if area:
@@ -152,7 +208,7 @@ class Board:
         """Control changes the instant a side is present where the other has no block (L390)."""
         if self.data["control"][area] == side:
             return
-        info = self.scenario.area(area)
+        info = self.geo.areas[area]
         if side == "axis" and info.battery and area not in self.data["batteries_destroyed"]:
             return  # an undestroyed battery keeps its area Soviet (L332)
         self.data["control"][area] = side
@@ -168,13 +224,13 @@ class Board:
             self.emit("trench_disabled", area=area)
 
     def has_intact_trench(self, area: str, side: str) -> bool:
-        info = self.scenario.area(area)
+        info = self.geo.areas[area]
         if info.trench != side:
             return False
         return side == "axis" or area not in self.data["trench_disabled"]
 
     def has_battery(self, area: str) -> bool:
-        return self.scenario.area(area).battery and area not in self.data["batteries_destroyed"]
+        return self.geo.areas[area].battery and area not in self.data["batteries_destroyed"]
 
     def batteries_left(self) -> list[str]:
         return [a.id for a in self.scenario.map.areas if self.has_battery(a.id)]

@@ -311,7 +311,7 @@ def anti_armor(board: Board, frame: dict[str, Any]) -> None:
         if soviet_armor is not None:
             shots.append(("soviet", f"armor {soviet_armor}", axis_armor))
         if frame["defender"] == "soviet" and frame["attacker"] == "axis" and frame["armor_via"]:
-            border = board.scenario.border(frame["armor_via"]["via"], area)
+            border = board.geo.border(frame["armor_via"]["via"], area)
             if border is not None and border.kind == "ditch" and border.teeth_from == frame["armor_via"]["via"]:
                 shots.append(("soviet", "AT ditch", axis_armor))
     if soviet_armor is not None and axis_armor is not None:
@@ -336,7 +336,7 @@ def count_dice(board: Board, frame: dict[str, Any], side: str, cards: dict[str, 
     mine = combat_blocks(board, frame, side)
     theirs = combat_blocks(board, frame, enemy(side))
     parts: list[tuple[str, int]] = [("blocks", len(mine))]
-    if side == "soviet" and any("nkvd_extra_die" in board.scenario.block(b).special for b in mine):
+    if side == "soviet" and any("nkvd_extra_die" in board.geo.blocks[b].special for b in mine):
         parts.append(("456th NKVD", 1))
     if sum(board.sp(b) for b in mine) > sum(board.sp(b) for b in theirs):
         parts.append(("more strength points", 1))
@@ -345,7 +345,7 @@ def count_dice(board: Board, frame: dict[str, Any], side: str, cards: dict[str, 
                    and board.area_of(e["block"]) == area]
         if crossed and all(c in ("river", "ferry") for c in crossed):
             parts.append(("all attackers crossed a river or ferry", -1))
-        if board.scenario.area(area).terrain == "rough":
+        if board.geo.areas[area].terrain == "rough":
             parts.append(("rough terrain", -1))
     if side == "soviet" and pioneer_in(board, frame, "soviet") is not None:
         parts.append(("Soviet pioneers", 1))
@@ -627,7 +627,7 @@ def _return_overstack(board: Board, area: str, side: str, entries: list[dict[str
         keep = [e["block"] for e in present][:board.scenario.meta.stacking]
     going = [e for e in present if e["block"] not in keep]
     for entry in going:
-        board.block(entry["block"])["area"] = entry["origin"]
+        board.relocate(entry["block"], entry["origin"])
     if going:
         board.emit("returned", area=area, side=side, count=len(going),
                    origins=sorted({e["origin"] for e in going}))

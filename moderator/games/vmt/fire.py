@@ -53,7 +53,7 @@ def interdiction_targets(board: Board) -> list[str]:
     """Any area may be interdicted (L453); the listed options are those next to Soviet blocks."""
     near = set(soviet_occupied(board))
     for area in list(near):
-        near.update(board.scenario.neighbours(area))
+        near.update(board.geo.neighbours(area))
     return sorted(a for a in near if not board.marker(a, "interdiction"))
 
 
@@ -64,7 +64,7 @@ def coastal_targets(board: Board) -> list[str]:
         frontier = {battery}
         reach.add(battery)
         for _ in range(COASTAL_RANGE):
-            frontier = {n for a in frontier for n in board.scenario.neighbours(a, include_ferry=True)} - reach
+            frontier = {n for a in frontier for n in board.geo.neighbours(a, include_ferry=True)} - reach
             reach |= frontier
     return sorted(a for a in reach if board.blocks_in(a, "axis"))
 
@@ -121,7 +121,7 @@ def play_order(board: Board, side: str, order: Order) -> None:
     elif card == "soviet_coastal_artillery":
         bombard(board, target, "axis", 2, six_only=False, source="Coastal Artillery")  # even vs Axis trenches (L477)
     elif card == "soviet_field_artillery":
-        printed = board.scenario.area(target).trench == "axis"
+        printed = board.geo.areas[target].trench == "axis"
         bombard(board, target, "axis", 3, six_only=printed, source="Field Artillery")  # L483
 
 

@@ -16,7 +16,7 @@ def legal_destinations(board: Board, area: str, side: str) -> list[str]:
     never into an empty undestroyed battery area for the Axis (L332)."""
     allow_empty_enemy = board.options.get("retreat_into") == "friendly_or_empty"
     out = []
-    for nxt in board.scenario.neighbours(area, include_ferry=True):
+    for nxt in board.geo.neighbours(area, include_ferry=True):
         if board.is_enemy_occupied(nxt, side):
             continue
         if board.controller(nxt) != side and not allow_empty_enemy:
@@ -32,7 +32,7 @@ def penalties(board: Board, origin: str, destination: str, side: str) -> list[st
     reasons = []
     if field_of_fire(board, origin, destination, side):
         reasons.append("enemy field of fire")
-    border = board.scenario.border(origin, destination)
+    border = board.geo.border(origin, destination)
     if border is not None and border.kind == "ferry":
         reasons.append("ferry crossing")
     if side == "soviet" and near_sevastopol(board, destination):
@@ -48,14 +48,14 @@ def field_of_fire(board: Board, origin: str, destination: str, side: str) -> boo
     entering an enemy-controlled area instead."""
     if board.options.get("field_of_fire") == "enemy_controlled":
         return board.controller(destination) != side
-    return any(board.is_enemy_occupied(n, side) for n in board.scenario.neighbours(destination) if n != origin)
+    return any(board.is_enemy_occupied(n, side) for n in board.geo.neighbours(destination) if n != origin)
 
 
 def near_sevastopol(board: Board, area: str) -> bool:
     """One of the two Sevastopol areas or next to one, ferry crossings not counting (L400)."""
-    if board.scenario.area(area).sevastopol:
+    if board.geo.areas[area].sevastopol:
         return True
-    return any(board.scenario.area(n).sevastopol for n in board.scenario.neighbours(area))
+    return any(board.geo.areas[n].sevastopol for n in board.geo.neighbours(area))
 
 
 def retreat_options(board: Board, frame: dict[str, Any]) -> list[tuple[str, list[str]]]:
@@ -117,12 +117,12 @@ def move_group(board: Board, frame: dict[str, Any], group: list[str], origin: st
 
     side = board.side_of(group[0])
     reasons = penalties(board, origin, destination, side)
-    border = board.scenario.border(origin, destination)
+    border = board.geo.border(origin, destination)
     ferry = border is not None and border.kind == "ferry"
     # Assets go with the retreating blocks (the first group takes them unless told otherwise).
     moving_assets = [a for a in board.assets_in(origin, side)] if assets_choice is None else assets_choice
     for block in group:
-        board.block(block)["area"] = destination
+        board.relocate(block, destination)
     for asset_id in moving_assets:
         if ferry and board.asset_kind(asset_id) == "armor":
             board.asset(asset_id)["area"] = None

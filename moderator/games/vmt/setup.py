@@ -96,10 +96,12 @@ class FreeSetup:
             prompt = (f"Free set-up: place your {len(missing)} remaining block(s) (PLACE <block> <area>), "
                       f"or SETUP HISTORICAL for the rest; then SETUP DONE." if missing else
                       "Free set-up: every block is placed; SETUP DONE files it face down.")
-            options = ["SETUP DONE"] if not missing else ["SETUP HISTORICAL"] + [
-                f"PLACE {missing[0]} {area}" for area in legal_setup_areas(board, frame, side, missing[0])][:20]
-            out.append(ask(frame, side, "setup", prompt, options, "SETUP HISTORICAL" if missing else "SETUP DONE",
-                           secret=True, deadline="setup"))
+            places = [f"PLACE {missing[0]} {area}"
+                      for area in legal_setup_areas(board, frame, side, missing[0])] if missing else []
+            fill = ["SETUP HISTORICAL"] if missing and _historical_fits(board, placed, missing) else []
+            options = ["SETUP DONE"] if not missing else fill + places
+            default = "SETUP DONE" if not missing else (fill or places)[0]
+            out.append(ask(frame, side, "setup", prompt, options, default, secret=True, deadline="setup"))
         return out
 
     def legal(self, board, frame, decision):
@@ -149,6 +151,14 @@ class FreeSetup:
         board.pop()
         start_bombardment(board)
         return True
+
+
+def _historical_fits(board: Board, placed: dict[str, str], missing: list[str]) -> bool:
+    history = board.scenario.setup_positions()
+    counts: dict[str, int] = {}
+    for area in list(placed.values()) + [history[b] for b in missing]:
+        counts[area] = counts.get(area, 0) + 1
+    return all(n <= board.scenario.meta.stacking for n in counts.values())
 
 
 def _setup_blocks(board: Board, side: str) -> list[str]:

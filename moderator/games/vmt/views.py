@@ -68,7 +68,7 @@ def build_view(board: Board, role: str) -> dict[str, Any]:
 
 
 def _block_view(board: Board, block: str) -> dict[str, Any]:
-    info = board.scenario.block(block)
+    info = board.geo.blocks[block]
     return {"id": block, "name": info.name, "sp": board.sp(block), "max": info.sp,
             "exhausted": board.is_exhausted(block), "division": info.division, "moves2": info.moves2}
 
@@ -101,8 +101,27 @@ def _current_combat(board: Board, side: str | None, everything: bool) -> dict[st
     return None
 
 
+_LEXICONS: dict[tuple, Lexicon] = {}
+
+
 def lexicon_for(board: Board, role: str | None) -> Lexicon:
-    """The names a role may use in orders: every area, its own blocks, divisions, cards and assets."""
+    """The names a role may use in orders: every area, its own blocks, divisions, cards and assets.
+
+    Cached: it changes only when an asset enters or leaves a pool (the bare type names follow the
+    pool), so the key is the role and the pool contents.
+    """
+    sides = SIDES if role not in SIDES else (role,)
+    key = (board.scenario.meta.name, id(board.scenario), role,
+           tuple(sorted(a for a, x in board.data["assets"].items() if x["status"] == "pool" and x["side"] in sides)))
+    cached = _LEXICONS.get(key)
+    if cached is None:
+        if len(_LEXICONS) > 256:
+            _LEXICONS.clear()
+        cached = _LEXICONS[key] = _build_lexicon(board, role)
+    return cached
+
+
+def _build_lexicon(board: Board, role: str | None) -> Lexicon:
     lexicon = Lexicon()
     scenario = board.scenario
     for area in scenario.map.areas:
