@@ -180,6 +180,8 @@ def run_demo(app, engine_id: str, out: Path, seed: int, progress: Callable[[int,
     created = app.create_game(engine_id, scenario, addresses=addresses, referee_address="referee@players.demo",
                               observers={"observer": "observer@players.demo"})
     inbox = app.inbox
+    if brains is None and hasattr(engine, "demo_brains"):
+        brains = engine.demo_brains()
     bots = [Bot(address, role.replace("_", " ").title() + " Bot", mailbox_dir(app.settings.resolved_outbox, address),
                 app.settings.orders_address, inbox, random.Random(rng.getrandbits(64)),
                 (brains or {}).get(role, RandomBrain()), silence)

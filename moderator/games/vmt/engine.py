@@ -208,6 +208,12 @@ class VmtEngine:
 
         return draw_map(view)
 
+    def demo_brains(self) -> dict[str, Any]:
+        """Demo players that read their reports and write orders (see bot.py)."""
+        from moderator.games.vmt.bot import brains
+
+        return brains()
+
     templates_dir = None
 
 
