@@ -10,14 +10,17 @@ class ModeratorError(Exception):
 class OrderError(ModeratorError):
     """An order a player wrote cannot be used; the message says why and how to fix it."""
 
-    def __init__(self, message: str, suggestions: tuple[str, ...] = ()):
+    def __init__(self, message: str, suggestions: tuple[str, ...] = (), hint: str = ""):
         super().__init__(message)
         self.suggestions = suggestions
+        self.hint = hint
 
     def explain(self) -> str:
         text = str(self)
         if self.suggestions:
             text += "; did you mean " + " or ".join(f"'{s}'" for s in self.suggestions) + "?"
+        if self.hint:
+            text += f" ({self.hint})"
         return text
 
 

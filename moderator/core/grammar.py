@@ -225,6 +225,7 @@ class Grammar:
             specs.sort(key=lambda s: s.kind not in wanted)
         best: _Fail | None = None
         for spec in specs:
+            self._deep: list[_Fail] = []
             try:
                 args = self._match(spec.elements, tokens, 0, lexicon, {})
                 return Order(spec.kind, spec.form, tuple(args.items()))
@@ -234,12 +235,17 @@ class Grammar:
         assert best is not None
         forms = "; ".join(s.syntax for s in specs)
         error = best.error
-        raise ParseError(f"{error} (expected: {forms})", error.suggestions)
+        raise ParseError(str(error), error.suggestions, hint=f"the form is: {forms}")
 
     def _match(self, elements: Sequence[Any], tokens: list[str], pos: int, lexicon: Lexicon,
                args: dict[str, Value]) -> dict[str, Value]:
         end = self._match_seq(elements, 0, tokens, pos, lexicon, args)
         if end != len(tokens):
+            # An optional group that failed further in explains better ("no area 'A8'") than
+            # "unexpected 'TO A8'".
+            deeper = [f for f in getattr(self, "_deep", []) if f.position > end]
+            if deeper:
+                raise max(deeper, key=lambda f: f.position)
             raise _Fail(end, ParseError(f"unexpected '{' '.join(tokens[end:])}'"))
         return args
 
@@ -265,6 +271,8 @@ class Grammar:
                 args.update(trial)
                 return end
             except _Fail as with_group:
+                if hasattr(self, "_deep"):
+                    self._deep.append(with_group)
                 try:
                     return self._match_seq(elements, i + 1, tokens, pos, lexicon, args)
                 except _Fail as without:

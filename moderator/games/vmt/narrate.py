@@ -120,8 +120,10 @@ def _eliminated(d):
 
 
 def _bombardment(d):
-    return (f"{d['source']} on {d['area']}: {dice(d['rolls'])}; hits on {d['need']}+: {d['hits']}"
-            f" (distributed at random among the {side_name(d['victim'])} blocks there).")
+    text = f"{d['source']} on {d['area']}: {dice(d['rolls'])}; hits on {d['need']}+: {d['hits']}"
+    if d["hits"]:
+        text += f", distributed at random among the {side_name(d['victim'])} blocks there"
+    return text + "."
 
 
 def _anti_armor(d):
