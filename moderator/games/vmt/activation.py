@@ -498,6 +498,8 @@ def carry_out(board: Board, frame: dict[str, Any], blocks: list[str], plan: dict
         return
     if plan["attack"] or plan["battery"]:
         entries = [{"block": b, "origin": origin, "crossed": steps[-1][2], "via": steps[-1][0]} for b in blocks]
+        for asset_id in plan["assets"]:
+            frame.setdefault("asset_via", {}).setdefault(to, {})[asset_id] = steps[-1][0]
         pending = frame["pending"].setdefault(to, [])
         pending.extend(entries)
         if to not in frame["order_of_pending"]:

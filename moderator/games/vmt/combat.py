@@ -60,9 +60,10 @@ def open_combat(board: Board, activation: dict[str, Any], area: str, entries: li
                       activation=activation["id"], result=None, winner=None, retreating=[],
                       pioneer_acted={attacker: False, defender: False}, allocated={}, armor_via={})
     armor = armor_in(board, frame, attacker)
-    if armor is not None:
-        # Which boundary did the attacking armor cross?  (AT ditch, L352; ferry ban, L254)
-        frame["armor_via"] = {"asset": armor, "via": next((e["via"] for e in entries), area)}
+    crossed = activation.get("asset_via", {}).get(area, {})
+    if armor is not None and armor in crossed:
+        # The boundary the armor counter itself crossed decides the AT ditch die (L352).
+        frame["armor_via"] = {"asset": armor, "via": crossed[armor]}
     board.push(frame)
     board.emit("combat", area=area, attacker=attacker, attackers=len(entries),
                origins=sorted({e["origin"] for e in entries}), defenders=len(defenders), battery=battery,
@@ -264,10 +265,12 @@ def reveal_and_roll(board: Board, frame: dict[str, Any]) -> None:
             if card in cards["soviet"]:
                 cancelled_by = "goliath" if marker == "minefield" else "88mm"
                 if cancelled_by in cards["axis"]:
+                    # Goliath / 88mm cancel "placement of the Minefield/Bunker" only (L495, L501);
+                    # the card's AT marker is still placed (L513, L517).
                     board.emit("marker_cancelled", area=area, marker=marker, by=cancelled_by)
-                    continue
-                board.set_marker(area, marker, True)
-                board.emit("marker_placed", area=area, marker=marker)
+                else:
+                    board.set_marker(area, marker, True)
+                    board.emit("marker_placed", area=area, marker=marker)
                 place_at_marker(board, area)
         if "goliath" in cards["axis"] and board.marker(area, "minefield"):
             board.set_marker(area, "minefield", False)
@@ -481,11 +484,14 @@ def check_hits(board: Board, frame: dict[str, Any], side: str, order: list[str])
         if order.count(block) > board.sp(block):
             raise IllegalOrder(f"{block} has only {board.sp(block)} SP")
     strongest = max(board.sp(b) for b in blocks)
-    if board.sp(order[0]) != strongest:
-        raise IllegalOrder(f"the first hit must go to a block with the most SP ({strongest}) (L312)")
     distinct = min(sixes, len(blocks))
+    # The first hit goes to a block with the most SP (L312).  When 6s must be placed first, the
+    # strongest block may take either a 6 or the first ordinary hit (ruling R-WIN).
+    first = order[:distinct + 1] if distinct else order[:1]
+    if not any(board.sp(b) == strongest for b in first):
+        raise IllegalOrder(f"the first hit must go to a block with the most SP ({strongest}) (L312)")
     if len(set(order[:distinct])) != distinct:
-        raise IllegalOrder(f"the first {distinct} hit(s) are 6s and must go to different blocks (L320)")
+        raise IllegalOrder(f"the first {distinct} block(s) you name take the 6s and must be different blocks (L320)")
 
 
 def allocate(board: Board, frame: dict[str, Any], side: str, order: Order) -> None:

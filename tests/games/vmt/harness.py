@@ -107,6 +107,25 @@ class Position:
         self.board.set_marker(area, kind, True)
         return self
 
+    def destroyed(self, *areas: str) -> "Position":
+        """Mark the printed batteries of these areas destroyed."""
+        for area in areas:
+            if area not in self.state["batteries_destroyed"]:
+                self.state["batteries_destroyed"].append(area)
+        return self
+
+    def disabled(self, *areas: str) -> "Position":
+        """Put the Soviet trenches of these areas out of order ("No Trench" markers)."""
+        for area in areas:
+            if area not in self.state["trench_disabled"]:
+                self.state["trench_disabled"].append(area)
+        return self
+
+    def paid(self, vp: int) -> "Position":
+        """Set the VP the Axis has paid for reinforcements so far."""
+        self.state["vp_paid"] = vp
+        return self
+
     def phase(self, side: str, turn: int | None = None) -> "Position":
         """Start the `side` action phase with the card decision open (no reinforcement, no window)."""
         if turn is not None:
@@ -127,7 +146,8 @@ class Position:
         """Apply one order; the dice listed are the next dice rolled, in order.
 
         As in a script sent by mail, questions of `side` that the order does not answer are
-        answered first by the game's standing defaults (e.g. ASSETS NONE before a MOVE).
+        answered first by the game's standing defaults (e.g. ASSETS NONE before a MOVE), closing
+        the `auto` reaction windows they open; the scripted dice serve those answers too.
         """
         decisions = self.pending(side)
         if not decisions:
@@ -135,22 +155,36 @@ class Position:
         lexicon = engine.lexicon(self.state, side)
         order = engine.grammar.parse(text, lexicon, kinds=[d.kind for d in decisions])
         defaults = {d.kind: d.answer for d in engine.standing_defaults()}
+        rng = ScriptedRng(dice)
         while not any(d.kind == order.kind for d in decisions):
             kind = decisions[0].kind
             if kind not in defaults:
                 raise AssertionError(f"'{text}' does not answer {decisions[0].prompt}")
             answer = engine.grammar.parse(defaults[kind], lexicon, kinds=[kind])
-            self.state, events = engine.apply(self.state, side, answer, ScriptedRng())
+            self.state, events = engine.apply(self.state, side, answer, rng)
             self.events += events
+            self.close_windows(rng)
             decisions = self.pending(side)
+            if not decisions:
+                raise AssertionError(f"'{text}': nothing is asked of {side} any more; pending: {self.pending()}")
             lexicon = engine.lexicon(self.state, side)
-        rng = ScriptedRng(dice)
         self.state, events = engine.apply(self.state, side, order, rng)
         self.last_rng = rng
         self.events += events
         self.close_windows(rng)
         if rng.script:
             raise AssertionError(f"{len(rng.script)} scripted dice were not rolled: {rng.script}")
+        return events
+
+    def play(self, side: str, text: str, dice: Iterable[int] = ()) -> list:
+        """Play a card order (typically 'ASSAULT GROUP A04 TO A01'); if the card then asks where to
+        place Armor/Pioneer counters (before any move, L435), place none.  The dice are those rolled
+        once the card's blocks move."""
+        events = self.order(side, text)
+        if self.pending(side) and self.pending(side)[0].kind == "assets":
+            events += self.order(side, "ASSETS NONE", dice=dice)
+        elif dice:
+            raise AssertionError(f"'{text}' asked for no asset placement: script its dice on the order itself")
         return events
 
     def close_windows(self, rng: Rng | None = None) -> None:
@@ -181,7 +215,32 @@ class Position:
             return error.explain()
         raise AssertionError(f"'{text}' was accepted")
 
+    def refused(self, side: str, text: str) -> str:
+        """The message of the error an order raises when applied as it stands, without answering
+        pending questions by standing defaults first (e.g. a card played while a move is asked)."""
+        before = repr(self.state)
+        lexicon = engine.lexicon(self.state, side)
+        decisions = self.pending(side)
+        order = engine.grammar.parse(text, lexicon, kinds=[d.kind for d in decisions] or None)
+        try:
+            engine.apply(self.state, side, order, ScriptedRng())
+        except IllegalOrder as error:
+            assert repr(self.state) == before
+            return error.explain()
+        raise AssertionError(f"'{text}' was accepted")
+
     # ---------------------------------------------------------------- looking
+
+    def cards(self, side: str, pile: str = "hands") -> list[str]:
+        """The card types of a side's 'hands', 'decks' or 'discards', sorted."""
+        return sorted(self.state["cards"][c] for c in self.state[pile][side])
+
+    def removed(self) -> list[str]:
+        """The card types removed from play, sorted."""
+        return sorted(self.state["cards"][c] for c in self.state["removed"])
+
+    def vp(self, side: str) -> int:
+        return self.board.vp(side)
 
     def sp(self, block: str) -> int:
         return self.state["blocks"][block]["sp"]
@@ -203,3 +262,18 @@ class Position:
 
     def top(self) -> dict:
         return self.state["stack"][-1]
+
+    # ---------------------------------------------------------------- added for the rule-clause tests
+
+    def dice(self, side: str) -> int:
+        """How many dice `side` rolled in the last combat (step 3, L274-290)."""
+        return self.last("combat_roll")["dice"][side]["total"]
+
+    def parts(self, side: str) -> list[tuple[str, int]]:
+        """The reasons for `side`'s dice in the last combat, as (reason, dice) pairs in order."""
+        return [tuple(p) for p in self.last("combat_roll")["dice"][side]["parts"]]
+
+    def asset_at(self, asset_id: str) -> tuple[str, str | None, int]:
+        """(status, area, steps) of an asset counter."""
+        asset = self.state["assets"][asset_id]
+        return asset["status"], asset["area"], asset["steps"]
