@@ -64,7 +64,11 @@ class App:
             if self.settings.outbound == "smtp":
                 from moderator.mail.smtp import SmtpOutbound
 
-                self._outbound = SmtpOutbound(self.settings.smtp)
+                smtp = self.settings.smtp
+                already = None
+                if smtp.sent_copy_address and self.settings.inbound == "imap":
+                    already = lambda message_id: self.inbox.contains_message_id(smtp.sent_copy_folder, message_id)
+                self._outbound = SmtpOutbound(smtp, self.settings.orders_address, smtp.sent_copy_address, already)
             else:
                 self._outbound = MaildirOutbound(self.settings.resolved_outbox)
         return self._outbound
@@ -104,8 +108,11 @@ class App:
         """Read every new message in the inbox; mark each processed after its result is committed."""
         outcomes = []
         for item in self.inbox.new_messages():
-            outcomes.append(self.mailroom.receive(item.read(), f"inbox:{item.key}"))
-            self.inbox.mark_processed(item)
+            outcome = self.mailroom.receive(item.read(), f"inbox:{item.key}")
+            outcomes.append(outcome)
+            quarantined = outcome.status == "quarantined" or (
+                outcome.status == "duplicate" and self.mailroom.was_quarantined(item.read()))
+            self.inbox.mark_processed(item, quarantined=quarantined)
         outcomes.extend(self.reprocess_stranded())
         return outcomes
 

@@ -49,6 +49,10 @@ class SmtpSettings(BaseModel):
     password: SecretStr = SecretStr("")
     ca_file: str | None = None
     timeout_seconds: float = 30
+    # Optional: an address delivering into a folder of the moderator's own IMAP mailbox, sent in
+    # the same SMTP transaction, so a crash can never send a report twice (see mail/smtp.py).
+    sent_copy_address: str = ""
+    sent_copy_folder: str = "Sent"
 
 
 class Settings(BaseSettings):

@@ -7,15 +7,21 @@ ROOT=$(pwd)
 export MODERATOR_TEST_DIR=${MODERATOR_TEST_DIR:-/tmp/moderator-test}
 mkdir -p "$MODERATOR_TEST_DIR"
 
-bash scripts/system-packages.sh postgresql
+bash scripts/system-packages.sh postgresql dovecot-imapd dovecot-lmtpd postfix openssl
 if [ ! -x .venv/bin/python ]; then python3 -m venv .venv; fi
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
 .venv/bin/python -m pip install -q -e '.[test]'
 
-cleanup() { bash scripts/postgres.sh down >/dev/null 2>&1 || true; }
+export PG_DIR="$MODERATOR_TEST_DIR/pg" MAILSTACK_DIR="$MODERATOR_TEST_DIR/mail"
+cleanup() {
+  bash scripts/postgres.sh down >/dev/null 2>&1 || true
+  bash scripts/mailstack.sh down >/dev/null 2>&1 || true
+}
 trap cleanup EXIT
-PG_DIR="$MODERATOR_TEST_DIR/pg" bash scripts/postgres.sh up
+bash scripts/postgres.sh up
 export MODERATOR_TEST_POSTGRES_URL=$(bash scripts/postgres.sh url)
+bash scripts/mailstack.sh up
+. "$MAILSTACK_DIR/env.sh"
 export MODERATOR_REQUIRE_SERVERS=1
 
 set +e

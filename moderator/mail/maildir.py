@@ -65,7 +65,7 @@ class MaildirInbox:
             if entry.is_file():
                 yield InboundItem(entry.name, entry)
 
-    def mark_processed(self, item: InboundItem) -> None:
+    def mark_processed(self, item: InboundItem, quarantined: bool = False) -> None:
         target = self.path / "cur" / (item.key.split(":", 1)[0] + ":2,S")
         if item.path.exists():
             os.replace(item.path, target)

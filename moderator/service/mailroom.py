@@ -67,6 +67,12 @@ class Mailroom:
             session.flush()
             return row.id
 
+    def was_quarantined(self, raw: bytes) -> bool:
+        digest = hashlib.sha256(raw).hexdigest()
+        with self.app.db.session() as session:
+            row = session.exec(select(InboundMail).where(InboundMail.content_hash == digest)).first()
+            return row is not None and row.status == "quarantined"
+
     def receive(self, raw: bytes, source: str = "") -> Outcome:
         inbound_id = self.store_raw(raw, source)
         if inbound_id is None:

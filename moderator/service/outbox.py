@@ -35,6 +35,12 @@ def drain(app, limit: int = 500) -> int:
             row = session.get(Outbox, row_id)
             if row is None or row.status == "sent":
                 continue
+            if row.status == "handed" and getattr(app.outbound, "was_sent", None) and app.outbound.was_sent(row.message_id):
+                # A crash came between the server accepting it and this row saying so.
+                row.status = "sent"
+                row.sent_at = app.clock.now()
+                session.add(row)
+                continue
             row.status = "handed"
             row.handed_at = app.clock.now()
             row.attempts += 1

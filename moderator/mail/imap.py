@@ -1,0 +1,174 @@
+"""Inbound mail over IMAP with imapclient (DESIGN §6).
+
+New mail is whatever is still in the inbox folder, found by UID (never by a date window).  A
+message leaves the inbox (moved to the processed or quarantine folder) only after the caller has
+committed its result, so a crash at any point neither loses nor repeats an order: the next poll
+sees the message again and the store recognises it by its content hash.  Dropped connections,
+server restarts and expired logins are retried with backoff.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import ssl
+import time
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+from imapclient import IMAPClient
+from imapclient.exceptions import IMAPClientError, LoginError
+
+from moderator.settings import ImapSettings
+
+log = logging.getLogger("moderator.imap")
+
+RETRYABLE = (OSError, socket.error, ssl.SSLError, IMAPClientError, EOFError)
+
+
+def tls_context(ca_file: str | None) -> ssl.SSLContext:
+    context = ssl.create_default_context(cafile=ca_file) if ca_file else ssl.create_default_context()
+    return context
+
+
+def connect(settings: ImapSettings, timeout: float = 30) -> IMAPClient:
+    """A logged-in client; raises LoginError for a wrong password (not retried)."""
+    context = tls_context(settings.ca_file)
+    if settings.security == "tls":
+        client = IMAPClient(settings.host, port=settings.port, ssl=True, ssl_context=context, timeout=timeout)
+    else:
+        client = IMAPClient(settings.host, port=settings.port, ssl=False, timeout=timeout)
+        if settings.security == "starttls":
+            client.starttls(context)
+    client.login(settings.username, settings.password.get_secret_value())
+    return client
+
+
+@dataclass(frozen=True)
+class ImapItem:
+    key: str
+    uid: int
+    raw: bytes
+
+    def read(self) -> bytes:
+        return self.raw
+
+
+class ImapInbox:
+    """The moderator's mailbox on an IMAP server."""
+
+    def __init__(self, settings: ImapSettings, sleep: Callable[[float], None] = time.sleep,
+                 max_backoff: float = 300):
+        self.settings = settings
+        self._client: IMAPClient | None = None
+        self._sleep = sleep
+        self._max_backoff = max_backoff
+        self._ready_folders = False
+
+    # ------------------------------------------------------------------ connection
+
+    def client(self) -> IMAPClient:
+        if self._client is None:
+            self._client = self._connect_with_backoff()
+        return self._client
+
+    def _connect_with_backoff(self) -> IMAPClient:
+        delay = 1.0
+        while True:
+            try:
+                client = connect(self.settings)
+                self._prepare(client)
+                return client
+            except LoginError:
+                raise
+            except RETRYABLE as error:
+                log.warning("IMAP connection failed (%s); retrying in %.0f s", error, delay)
+                self._sleep(delay)
+                delay = min(self._max_backoff, delay * 2)
+
+    def _prepare(self, client: IMAPClient) -> None:
+        for folder in (self.settings.processed_folder, self.settings.quarantine_folder):
+            if not client.folder_exists(folder):
+                client.create_folder(folder)
+        client.select_folder(self.settings.folder)
+
+    def close(self) -> None:
+        if self._client is not None:
+            try:
+                self._client.logout()
+            except RETRYABLE:
+                pass
+            self._client = None
+
+    def _retry(self, action):
+        """Run `action(client)`; on a dropped connection reconnect (with backoff) and run it again."""
+        for attempt in range(5):
+            try:
+                return action(self.client())
+            except LoginError:
+                raise
+            except RETRYABLE as error:
+                log.warning("IMAP operation failed (%s); reconnecting", error)
+                self._client = None
+                if attempt == 4:
+                    raise
+        return None
+
+    # ------------------------------------------------------------------ the inbox contract
+
+    def new_messages(self) -> Iterator[ImapItem]:
+        def fetch(client: IMAPClient) -> list[ImapItem]:
+            client.select_folder(self.settings.folder)
+            uids = sorted(client.search(["ALL"]))
+            items = []
+            for start in range(0, len(uids), 50):
+                batch = uids[start:start + 50]
+                for uid, data in sorted(client.fetch(batch, ["BODY.PEEK[]"]).items()):
+                    raw = data.get(b"BODY[]")
+                    if raw is not None:
+                        items.append(ImapItem(f"imap:{uid}", uid, raw))
+            return items
+
+        yield from self._retry(fetch)
+
+    def mark_processed(self, item: ImapItem, quarantined: bool = False) -> None:
+        folder = self.settings.quarantine_folder if quarantined else self.settings.processed_folder
+
+        def move(client: IMAPClient) -> None:
+            client.select_folder(self.settings.folder)
+            if client.has_capability("MOVE"):
+                client.move([item.uid], folder)
+            else:
+                client.copy([item.uid], folder)
+                client.add_flags([item.uid], [b"\\Deleted"])
+                client.expunge([item.uid]) if client.has_capability("UIDPLUS") else client.expunge()
+
+        self._retry(move)
+
+    def wait_for_mail(self, timeout: float) -> bool:
+        """Block until the server announces mail (IDLE) or `timeout` passes; True if something came."""
+        def idle(client: IMAPClient) -> bool:
+            if not (self.settings.idle and client.has_capability("IDLE")):
+                self._sleep(timeout)
+                return False
+            client.select_folder(self.settings.folder)
+            client.idle()
+            try:
+                responses = client.idle_check(timeout=timeout)
+            finally:
+                client.idle_done()
+            return any(r[1] in (b"EXISTS", b"RECENT") for r in responses if len(r) > 1)
+
+        return bool(self._retry(idle))
+
+    def contains_message_id(self, folder: str, message_id: str) -> bool:
+        """Whether a message with this Message-ID is in a folder (used to avoid sending twice)."""
+        def search(client: IMAPClient) -> bool:
+            if not client.folder_exists(folder):
+                return False
+            client.select_folder(folder, readonly=True)
+            found = client.search(["HEADER", "Message-ID", message_id.strip("<>")])
+            client.select_folder(self.settings.folder)
+            return bool(found)
+
+        return bool(self._retry(search))

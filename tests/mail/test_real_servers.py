@@ -1,0 +1,130 @@
+"""The moderator against a real IMAP server (Dovecot) and a real SMTP server (Postfix) on loopback:
+players submit by SMTP, the daemon reads by IMAP, reports arrive in the players' mailboxes."""
+
+from __future__ import annotations
+
+import re
+from email.message import EmailMessage
+from email.policy import SMTP as SMTP_POLICY
+from email.utils import make_msgid
+
+import pytest
+from imapclient.exceptions import LoginError
+
+from moderator.mail.imap import ImapInbox
+from moderator.settings import ImapSettings
+from tests.mail.conftest import real_app
+
+
+def order_mail(stack, user: str, body: str, subject: str = "orders") -> bytes:
+    msg = EmailMessage(policy=SMTP_POLICY)
+    msg["From"] = stack.address(user)
+    msg["To"] = stack.address("moderator")
+    msg["Subject"] = subject
+    msg["Message-ID"] = make_msgid(domain=stack.domain)
+    msg.set_content(body)
+    return msg.as_bytes()
+
+
+def pump(app, rounds: int = 3) -> None:
+    for _ in range(rounds):
+        app.tick()
+
+
+def test_a_game_starts_and_plays_by_real_mail(clean_mail, tmp_path):
+    stack = clean_mail
+    app = real_app(stack, tmp_path)
+    created = app.create_game("duel", addresses={"north": stack.address("alice"), "south": stack.address("bob")})
+    app.drain_outbox()
+    for user, role in (("alice", "north"), ("bob", "south")):
+        invitation = stack.wait_for(user, 1)[0]
+        assert f"[{created.game_id}/{role}]" in invitation["Subject"]
+        token = re.search(r"'JOIN ([A-Z0-9-]+)'", invitation.get_body(("plain",)).get_content()).group(1)
+        stack.submit(user, order_mail(stack, user, f"JOIN {token}\n"), [stack.address("moderator")])
+    stack.wait_for("moderator", 2)
+    pump(app)
+    alice = stack.wait_for("alice", 3)  # invitation, welcome, first report
+    report = alice[-1]
+    text = report.get_body(("plain",)).get_content()
+    assert "WHAT WE NEED FROM YOU" in text and "ATTACK or REST?" in text
+    assert report["Reply-To"] == stack.address("moderator")
+    assert report["In-Reply-To"]  # threads under the welcome mail
+    secret = re.search(r"SECRET ([A-Z0-9]{4}-[A-Z0-9]{4})", text).group(1)
+    # A plain reply quoting the report is enough (GAME/ROLE/SECRET come from the quote).
+    quoted = "\n".join("> " + line for line in text.split("\n"))
+    stack.submit("alice", order_mail(stack, "alice", "REST\n\n" + quoted, subject="Re: " + report["Subject"]),
+                 [stack.address("moderator")])
+    stack.wait_for("moderator", 1)
+    pump(app)
+    after = stack.wait_for("alice", 4)
+    assert "North rests" in after[-1].get_body(("plain",)).get_content()
+    # Processed mail left the inbox for the Processed folder; copies of what was sent are in Sent.
+    assert stack.messages("moderator") == []
+    assert len(stack.messages("moderator", "Processed")) == 3
+    assert len(stack.messages("moderator", "Sent")) >= 6
+    assert secret
+
+
+def test_mail_from_a_stranger_goes_to_quarantine_unanswered(clean_mail, tmp_path):
+    stack = clean_mail
+    app = real_app(stack, tmp_path)
+    stack.submit("carol", order_mail(stack, "carol", "HELP\n"), [stack.address("moderator")])
+    stack.wait_for("moderator", 1)
+    pump(app)
+    assert stack.messages("carol") == []
+    assert len(stack.messages("moderator", "Quarantine")) == 1
+    assert stack.messages("moderator") == []
+
+
+def test_a_report_is_not_sent_twice_after_a_crash_between_send_and_record(clean_mail, tmp_path):
+    """The server accepted the message but the daemon died before marking the outbox row: the next
+    drain finds the sent copy by Message-ID and does not send again."""
+    from sqlmodel import select
+
+    from moderator.store.models import Outbox
+
+    stack = clean_mail
+    app = real_app(stack, tmp_path)
+    app.create_game("duel", addresses={"north": stack.address("dave"), "south": stack.address("erin")})
+    with app.db.session() as session:
+        row = session.exec(select(Outbox).where(Outbox.recipient == stack.address("dave"))).one()
+        raw, message_id = row.raw, row.message_id
+        row.status = "handed"
+        row.attempts = 1
+        session.add(row)
+    app.outbound.send(raw, stack.address("dave"), message_id)  # handed over, then "the crash"
+    stack.wait_for("moderator", 1, folder="Sent")
+    app.drain_outbox()
+    app.drain_outbox()
+    invitations = [m for m in stack.wait_for("dave", 1, timeout=3) if m["Message-ID"] == message_id]
+    assert len(invitations) == 1
+    with app.db.session() as session:
+        assert session.exec(select(Outbox).where(Outbox.message_id == message_id)).one().status == "sent"
+
+
+def test_a_wrong_password_is_a_clear_error(clean_mail):
+    settings = ImapSettings(host=clean_mail.host, port=clean_mail.imap_port, security="starttls",
+                            username=clean_mail.address("moderator"), password="wrong", ca_file=clean_mail.ca)
+    with pytest.raises(LoginError):
+        ImapInbox(settings).client()
+
+
+def test_the_inbox_reconnects_after_the_connection_drops(clean_mail, tmp_path):
+    stack = clean_mail
+    app = real_app(stack, tmp_path)
+    inbox = app.inbox
+    assert list(inbox.new_messages()) == []
+    inbox.client().socket().close()  # the server or the network drops us
+    stack.submit("alice", order_mail(stack, "alice", "HELP\n"), [stack.address("moderator")])
+    stack.wait_for("moderator", 1)
+    assert len(list(inbox.new_messages())) == 1
+
+
+def test_implicit_tls_ports_work(clean_mail):
+    from moderator.mail.imap import connect
+
+    settings = ImapSettings(host=clean_mail.host, port=clean_mail.imaps_port, security="tls",
+                            username=clean_mail.address("moderator"), password="moderator-pw", ca_file=clean_mail.ca)
+    client = connect(settings)
+    assert client.select_folder("INBOX")
+    client.logout()
