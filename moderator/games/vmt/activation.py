@@ -524,8 +524,10 @@ def entered(board: Board, side: str, area: str, blocks: list[str], final: bool) 
                     board.emit("marker_withdrawn", area=area, marker=kind)
         if not (side == "axis" and board.has_battery(area)):
             board.take_control(area, side)
-        elif side == "axis":
-            pass  # the battery keeps the area Soviet until destroyed (L332)
+        # An Axis block entering with no Soviet block puts the Soviet trench out of order (L370),
+        # even where an undestroyed battery keeps the area Soviet (L332).
+        if side == "axis" and board.has_intact_trench(area, "soviet"):
+            board.disable_trench(area)
     if side == "soviet" and board.marker(area, "interdiction"):
         fire.interdiction_rolls(board, area, blocks)
 

@@ -112,12 +112,17 @@ def play_order(board: Board, side: str, order: Order) -> None:
     if target is None or target not in legal:
         raise IllegalOrder(f"{card.upper()} cannot target {target}; targets now: {', '.join(legal) or 'none'}")
     card_id = board.take_from_hand(side, card)
-    board.discard(side, card_id)
     board.emit("card_played", side=side, card=card, mode="order", area=target, divisions=[], reaction=False, blocks=0)
+    if card == "superheavy_artillery":
+        superheavy(board, target)
+        if board.batteries_left():
+            board.discard(side, card_id)
+        else:  # the card that destroys the last battery is removed from play (L471)
+            board.remove_from_play(card_id, "it destroyed the last Soviet battery")
+        return
+    board.discard(side, card_id)
     if card == "heavy_artillery":
         bombard(board, target, "soviet", 4, six_only=board.has_intact_trench(target, "soviet"), source="Heavy Artillery")
-    elif card == "superheavy_artillery":
-        superheavy(board, target)
     elif card == "soviet_coastal_artillery":
         bombard(board, target, "axis", 2, six_only=False, source="Coastal Artillery")  # even vs Axis trenches (L477)
     elif card == "soviet_field_artillery":
@@ -370,7 +375,8 @@ def apply_air(board: Board, decision, order: Order, window: str, entering: list[
     if area is not None and target != area:
         raise IllegalOrder(f"this window is about {area}: strike or interdict there, or NONE")
     if area is not None and mode == "ATTACK" and not attack:
-        raise IllegalOrder("during a retreat only an Interdiction can be placed (ruling R-AIR)")
+        raise IllegalOrder(f"the Soviet blocks entering {area} do not attack an Axis-held area, so only an "
+                           f"Interdiction can be placed there now (L455, ruling R-AIR)")
     check_strike(board, mode, target)
     card_id = board.take_from_hand("axis", "air_strike")
     board.emit("card_played", side="axis", card="air_strike", mode=mode.lower(), area=target, divisions=[],
