@@ -141,10 +141,16 @@ class App:
     def drain_outbox(self) -> int:
         return outbox.drain(self)
 
+    def send_reminders(self) -> int:
+        from moderator.service.reminders import send_reminders
+
+        return send_reminders(self)
+
     def tick(self) -> tuple[int, int]:
         """One pass of every job: poll, run what is due, send.  Returns (messages read, mails sent)."""
         read = len(self.poll_once())
         self.run_due()
+        self.send_reminders()
         sent = self.drain_outbox()
         return read, sent
 

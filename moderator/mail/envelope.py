@@ -16,9 +16,9 @@ import re
 from dataclasses import dataclass, field
 
 ENVELOPE_KEYS = {"GAME": "game", "ROLE": "role", "SIDE": "role", "SECRET": "secret", "PHASE": "phase"}
-PLAYER_COMMANDS = ("HELP", "STATUS", "CHECK", "RESEND", "CONTINUE")
+PLAYER_COMMANDS = ("HELP", "STATUS", "CHECK", "RESEND", "CONTINUE", "VACATION")
 REFEREE_COMMANDS = ("PAUSE", "RESUME", "FORCE", "EXTEND", "ANNOUNCE", "REPLACE", "ROLLBACK", "PREVIEW",
-                    "DEFAULT")
+                    "ABSENT")
 JOIN_KEYS = ("JOIN", "NAME", "TZ", "ENTROPY")
 
 _SUBJECT_TAG = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_-]*)/([A-Za-z][A-Za-z0-9_-]*)\]")

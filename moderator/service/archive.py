@@ -26,6 +26,7 @@ def export_archive(app, game_id: str) -> dict[str, Any]:
         table = load_table(session, app.registry, game_id)
         if table.game.status != "over":
             raise ModeratorError(f"{game_id} is {table.game.status}; its seed stays secret until it ends")
+        # Voided entries (a referee's rollback) stay in the archive, marked: their dice were rolled.
         entries = session.exec(select(LogEntry).where(LogEntry.game_id == game_id).order_by(LogEntry.seq)).all()
         log: list[dict[str, Any]] = []
         draws: list[dict[str, Any]] = []
@@ -38,7 +39,10 @@ def export_archive(app, game_id: str) -> dict[str, Any]:
             if entry.kind in {"setup", "answer"}:
                 for draw in payload.get("draws", []):
                     draws.append(dict(draw, seq=entry.seq))
-            log.append({"seq": entry.seq, "kind": entry.kind, "role": entry.role, "payload": payload})
+            record = {"seq": entry.seq, "kind": entry.kind, "role": entry.role, "payload": payload}
+            if entry.void:
+                record["void"] = True
+            log.append(record)
         return {
             "format": ARCHIVE_FORMAT,
             "game": game_id,

@@ -210,6 +210,17 @@ class Mailroom:
                                     self.status_text(table, seat), "command")
         if "RESEND" in commands:
             return self._resend(session, inbound, table, seat)
+        if "VACATION" in commands:
+            from moderator.service.controls import record_absence
+
+            dates = (envelope.argument("VACATION") or "").split()
+            if len(dates) != 2:
+                message = "VACATION needs two dates: VACATION 2026-07-01 2026-07-14"
+            else:
+                message, logged = record_absence(self.app, table, seat.role, dates[0], dates[1], now)
+                if logged is not None:
+                    table.append("control", seat.role, dict({"command": "VACATION"}, **logged), now)
+            return self._reply_text(session, inbound, letter, table, seat, "Vacation", message + "\n", "command")
         if game.status == "over":
             return self._reply_receipt(session, inbound, letter, envelope, table,
                                        ["The game is over; no more orders are taken. Send RESEND for the "

@@ -27,6 +27,8 @@ class ReplayResult:
     states_checked: int = 0
     reports_checked: int = 0
     mismatches: list[str] = field(default_factory=list)
+    state: Any = None
+    counters: dict[str, int] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -39,7 +41,8 @@ def replay_game(app, game_id: str, upto: int | None = None) -> ReplayResult:
         table = load_table(session, app.registry, game_id)
         engine = table.engine
         runner = Runner(engine)
-        entries = list(session.exec(select(LogEntry).where(LogEntry.game_id == game_id).order_by(LogEntry.seq)))
+        entries = list(session.exec(select(LogEntry).where(LogEntry.game_id == game_id, LogEntry.void == False)  # noqa: E712
+                                    .order_by(LogEntry.seq)))
         snapshots = {s.seq: s for s in session.exec(select(Snapshot).where(Snapshot.game_id == game_id))}
         outbox = {o.message_id: o for o in session.exec(select(Outbox).where(Outbox.game_id == game_id))}
         contributions = [json.loads(e.payload_json)["contribution"] for e in entries if e.kind == "join"]
@@ -73,6 +76,9 @@ def replay_game(app, game_id: str, upto: int | None = None) -> ReplayResult:
                     result.mismatches.append(f"#{entry.seq}: events differ after '{payload['text']}'")
                 _compare_draws(result, entry.seq, payload.get("draws", []), list(step.draws))
                 events_by_seq[entry.seq] = events
+            elif entry.kind == "control" and payload.get("command") == "ROLLBACK":
+                # After a rollback the dice go on from fresh counters (never repeat a voided roll).
+                rng.counters = dict(payload["counters"])
             elif entry.kind == "report":
                 role = payload["role"]
                 view_role = "observer" if payload.get("observer") else role
@@ -90,6 +96,8 @@ def replay_game(app, game_id: str, upto: int | None = None) -> ReplayResult:
                 if engine.dump_state(state) != snapshot.state:
                     result.mismatches.append(f"#{entry.seq}: the replayed state differs from the snapshot")
                 result.states_checked += 1
+        result.state = state
+        result.counters = dict(rng.counters)
     return result
 
 

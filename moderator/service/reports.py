@@ -85,6 +85,9 @@ def compose_report(engine: Engine, environment: Environment, addressing: Address
     if map_png:
         inline.append(Attachment("map.png", map_png, "image", "png", cid=context["map_cid"]))
         attachments.append(Attachment(f"{game_id}-{payload['seq']}-map.png", map_png, "image", "png"))
+    calendar = deadline_calendar(game_id, payload, context["decisions"], addressing.domain)
+    if calendar:
+        attachments.append(Attachment("deadline.ics", calendar, "text", "calendar"))
     return Outgoing(
         recipient=payload["address"], subject=payload["subject"], text=text, html=html,
         message_id=payload["message_id"], date=datetime.fromisoformat(payload["date"]),
@@ -93,6 +96,33 @@ def compose_report(engine: Engine, environment: Environment, addressing: Address
         in_reply_to=payload.get("in_reply_to", ""), references=tuple(payload.get("references", [])),
         list_id=f"<{game_id}.{addressing.domain}>",
     )
+
+
+def deadline_calendar(game_id: str, payload: dict[str, Any], decisions: list[dict[str, Any]], domain: str) -> bytes | None:
+    """An .ics event at the earliest deadline, so the player's calendar can remind them."""
+    from datetime import timedelta
+
+    from icalendar import Calendar
+    from icalendar import Event as CalendarEvent
+
+    dues = [(datetime.fromisoformat(due), key) for key, due in payload.get("deadlines", {}).items()
+            if any(d["key"] == key for d in decisions)]
+    if not dues:
+        return None
+    due, key = min(dues)
+    calendar = Calendar()
+    calendar.add("prodid", "-//moderator//play by e-mail//EN")
+    calendar.add("version", "2.0")
+    calendar.add("method", "PUBLISH")
+    event = CalendarEvent()
+    event.add("uid", f"{game_id}.{payload['role']}.{key}@{domain}")
+    event.add("dtstamp", datetime.fromisoformat(payload["date"]))
+    event.add("dtstart", due)
+    event.add("dtend", due + timedelta(minutes=15))
+    event.add("summary", f"{game_id}: your orders are due ({payload['role']})")
+    event.add("description", "; ".join(d["prompt"] for d in decisions))
+    calendar.add_component(event)
+    return calendar.to_ical()
 
 
 def report_text(engine: Engine, environment: Environment, addressing: Addressing, game_id: str, state: Any,

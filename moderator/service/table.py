@@ -104,7 +104,8 @@ class Table:
         self.session.add(self.game)
 
     def log(self, after: int = 0, kinds: tuple[str, ...] | None = None) -> list[LogEntry]:
-        query = select(LogEntry).where(LogEntry.game_id == self.game.id, LogEntry.seq > after)
+        query = select(LogEntry).where(LogEntry.game_id == self.game.id, LogEntry.seq > after,
+                                       LogEntry.void == False)  # noqa: E712 (SQL, not Python)
         entries = list(self.session.exec(query.order_by(LogEntry.seq)))
         return [e for e in entries if kinds is None or e.kind in kinds]
 

@@ -15,6 +15,7 @@ from moderator.clock import as_utc
 from moderator.core.contract import Decision, Event
 from moderator.core.runner import Hold, Runner, Step
 from moderator.mail.compose import make_message_id
+from moderator.service.controls import push_past_absences
 from moderator.service.reports import Addressing, compose_report
 from moderator.service.table import Table, dumps
 from moderator.settings import DeadlineSettings
@@ -129,10 +130,12 @@ class TurnRunner:
             current = json.loads(seat.deadlines_json or "{}")
             mine = {d.key: d for d in waiting if d.role == seat.role}
             kept = {key: due for key, due in current.items() if key in mine}
+            absences = json.loads(seat.absences_json or "[]")
             for key, decision in mine.items():
                 if key not in kept:
                     hours = deadline_hours(self.deadlines, game_settings, decision)
-                    kept[key] = (now + timedelta(hours=hours)).isoformat()
+                    due = push_past_absences(now + timedelta(hours=hours), now, absences)
+                    kept[key] = due.isoformat()
             seat.deadlines_json = dumps(kept)
             table.session.add(seat)
             for due in kept.values():

@@ -57,6 +57,8 @@ class Seat(SQLModel, table=True):
     last_report_seq: int = 0
     last_report_message_id: str = Field(default="", max_length=255)
     submitted_at: datetime | None = None
+    reminded_json: str = Field(default="{}", sa_column=Column(Text, nullable=False, server_default="{}"))
+    absences_json: str = Field(default="[]", sa_column=Column(Text, nullable=False, server_default="[]"))
 
 
 class InboundMail(SQLModel, table=True):
@@ -112,6 +114,8 @@ class LogEntry(SQLModel, table=True):
     role: str = Field(default="", max_length=32)
     payload_json: str = Field(sa_column=Column(Text, nullable=False))
     created_at: datetime
+    # A referee's rollback voids later entries instead of deleting them: history stays whole.
+    void: bool = Field(default=False, sa_column_kwargs={"server_default": "0"})
 
 
 class Snapshot(SQLModel, table=True):
