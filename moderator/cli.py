@@ -308,6 +308,18 @@ def serve() -> None:
     run_daemon(make_app())
 
 
+@app_cli.command()
+def doctor(wait: Annotated[float, typer.Option(help="Seconds to wait for the probe mail.")] = 30) -> None:
+    """Check the configured IMAP and SMTP servers: login, folders, and a probe mail that comes back."""
+    from moderator.doctor import run_checks
+
+    checks = run_checks(make_app(), wait)
+    for check in checks:
+        mark = "[green]ok[/green]  " if check.ok else "[red]FAIL[/red]"
+        console.print(f"{mark} {check.name}: {check.detail}")
+    raise typer.Exit(0 if all(c.ok for c in checks) else 1)
+
+
 @db_cli.command("upgrade")
 def db_upgrade() -> None:
     """Apply every database migration (the app does this at start too)."""

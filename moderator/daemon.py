@@ -1,9 +1,16 @@
-"""`moderator serve`: APScheduler runs the jobs (DESIGN §7); each job is also a CLI command."""
+"""`moderator serve`: APScheduler runs the jobs (DESIGN §7); each job is also a CLI command.
+
+Jobs: poll the mailbox, run turns that are due, send reminders, drain the outbox.  With an IMAP
+server that has IDLE, a watcher on its own connection wakes the poll job as soon as mail arrives;
+polling on a timer remains the fallback.
+"""
 
 from __future__ import annotations
 
 import logging
 import signal
+import threading
+from datetime import datetime, timezone
 
 from apscheduler.schedulers.blocking import BlockingScheduler
 
@@ -26,24 +33,48 @@ def build_scheduler(app) -> BlockingScheduler:
     poll = max(1.0, app.settings.poll_seconds)
     common = dict(max_instances=1, coalesce=True, replace_existing=True)
     scheduler.add_job(_guarded("poll", app.poll_once), "interval", seconds=poll, id="poll", **common)
-    scheduler.add_job(_guarded("turns", app.run_due), "interval", seconds=max(5.0, poll / 2), id="turns", **common)
-    scheduler.add_job(_guarded("outbox", app.drain_outbox), "interval", seconds=max(2.0, poll / 4), id="outbox",
+    scheduler.add_job(_guarded("turns", app.run_due), "interval", seconds=max(1.0, poll / 2), id="turns", **common)
+    scheduler.add_job(_guarded("outbox", app.drain_outbox), "interval", seconds=max(1.0, poll / 4), id="outbox",
                       **common)
-    reminders = getattr(app, "send_reminders", None)
-    if reminders is not None:
-        scheduler.add_job(_guarded("reminders", reminders), "interval", minutes=5, id="reminders", **common)
+    scheduler.add_job(_guarded("reminders", app.send_reminders), "interval", minutes=5, id="reminders", **common)
     return scheduler
+
+
+def idle_watcher(app, scheduler: BlockingScheduler, stop: threading.Event) -> threading.Thread | None:
+    """Wake the poll job when the IMAP server announces new mail (IDLE)."""
+    if app.settings.inbound != "imap" or not app.settings.imap.idle:
+        return None
+    from moderator.mail.imap import ImapInbox
+
+    def watch() -> None:
+        inbox = ImapInbox(app.settings.imap)
+        while not stop.is_set():
+            try:
+                if inbox.wait_for_mail(timeout=25):
+                    scheduler.modify_job("poll", next_run_time=datetime.now(timezone.utc))
+            except Exception:  # reconnects with backoff inside; never let the watcher die
+                log.exception("IDLE watcher failed; retrying")
+                stop.wait(5)
+        inbox.close()
+
+    thread = threading.Thread(target=watch, name="imap-idle", daemon=True)
+    thread.start()
+    return thread
 
 
 def run_daemon(app) -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     scheduler = build_scheduler(app)
+    stop = threading.Event()
 
-    def stop(*_):
+    def shutdown(*_):
+        stop.set()
         scheduler.shutdown(wait=False)
 
-    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGTERM, shutdown)
+    signal.signal(signal.SIGINT, shutdown)
     log.info("moderator serving: inbound=%s outbound=%s database=%s", app.settings.inbound,
              app.settings.outbound, app.db.engine.url.render_as_string(hide_password=True))
-    app.tick()
+    _guarded("start", app.tick)()
+    idle_watcher(app, scheduler, stop)
     scheduler.start()

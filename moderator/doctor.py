@@ -1,0 +1,87 @@
+"""`moderator doctor`: checks the configured mail servers and says in plain words what is wrong."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import make_msgid
+
+
+@dataclass
+class Check:
+    name: str
+    ok: bool
+    detail: str
+
+
+def run_checks(app, wait_seconds: float = 30) -> list[Check]:
+    settings = app.settings
+    checks: list[Check] = []
+    if settings.inbound != "imap" or settings.outbound != "smtp":
+        checks.append(Check("configuration", True, f"inbound={settings.inbound}, outbound={settings.outbound}: "
+                                                   f"the embedded Maildirs need no servers"))
+        return checks
+    from imapclient.exceptions import LoginError
+
+    from moderator.mail.imap import connect
+    from moderator.mail.smtp import SmtpOutbound
+
+    imap = settings.imap
+    try:
+        client = connect(imap, timeout=15)
+        checks.append(Check("IMAP login", True, f"logged in to {imap.host}:{imap.port} as {imap.username}"))
+    except LoginError as error:
+        return checks + [Check("IMAP login", False, f"the server refused the login for {imap.username}: {error}. "
+                                                    f"Check imap.username and MODERATOR_IMAP__PASSWORD.")]
+    except Exception as error:  # every other failure is explained, not raised
+        return checks + [Check("IMAP connection", False, f"cannot reach {imap.host}:{imap.port} with "
+                                                         f"security={imap.security}: {type(error).__name__}: {error}")]
+    try:
+        missing = [f for f in (imap.folder, imap.processed_folder, imap.quarantine_folder) if not client.folder_exists(f)]
+        for folder in missing:
+            if folder != imap.folder:
+                client.create_folder(folder)
+        detail = ("folders present" if not missing else f"created missing folder(s): {', '.join(missing)}")
+        checks.append(Check("IMAP folders", imap.folder not in missing, detail))
+        checks.append(Check("IMAP IDLE", True, "the server offers IDLE" if client.has_capability("IDLE")
+                            else "no IDLE: the daemon will poll every poll_seconds"))
+    finally:
+        client.logout()
+    token = secrets.token_hex(8)
+    probe = EmailMessage()
+    probe["From"] = settings.orders_address
+    probe["To"] = settings.orders_address
+    probe["Subject"] = f"moderator doctor probe {token}"
+    probe["Message-ID"] = make_msgid(domain=settings.domain)
+    probe["Auto-Submitted"] = "auto-generated"
+    probe.set_content("A probe sent by `moderator doctor`; it is deleted when it arrives.\n")
+    outbound = SmtpOutbound(settings.smtp, settings.orders_address)
+    try:
+        outbound.send(probe.as_bytes(), settings.orders_address, str(probe["Message-ID"]))
+        checks.append(Check("SMTP send", True, f"{settings.smtp.host}:{settings.smtp.port} accepted a probe to "
+                                               f"{settings.orders_address}"))
+    except Exception as error:
+        return checks + [Check("SMTP send", False, f"{settings.smtp.host}:{settings.smtp.port} did not take the "
+                                                   f"probe: {type(error).__name__}: {error}. Check smtp.security, "
+                                                   f"smtp.username and MODERATOR_SMTP__PASSWORD.")]
+    deadline = time.monotonic() + wait_seconds
+    client = connect(imap, timeout=15)
+    try:
+        while time.monotonic() < deadline:
+            for folder in (imap.folder, imap.quarantine_folder, imap.processed_folder):
+                client.select_folder(folder)
+                found = client.search(["SUBJECT", token])
+                if found:
+                    client.add_flags(found, [b"\\Deleted"])
+                    client.expunge()
+                    checks.append(Check("round trip", True, f"the probe came back into {folder} and was deleted"))
+                    return checks
+            time.sleep(1)
+    finally:
+        client.logout()
+    checks.append(Check("round trip", False, f"the probe sent to {settings.orders_address} did not arrive within "
+                                             f"{wait_seconds:.0f} s: the SMTP server accepts mail but does not "
+                                             f"deliver it to the IMAP mailbox the moderator reads"))
+    return checks
