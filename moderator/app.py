@@ -78,6 +78,12 @@ class App:
     def migrate(self) -> None:
         self.db.migrate()
 
+    def close(self) -> None:
+        """Log out of mail servers and release database connections."""
+        if self._inbox is not None and hasattr(self._inbox, "close"):
+            self._inbox.close()
+        self.db.dispose()
+
     def create_game(self, engine_id: str, scenario: str | None = None, options: Mapping[str, Any] | None = None,
                     addresses: Mapping[str, str] | None = None, referee_address: str = "",
                     settings: Mapping[str, Any] | None = None, observers: Mapping[str, str] | None = None,
@@ -107,12 +113,26 @@ class App:
     def poll_once(self) -> list[Outcome]:
         """Read every new message in the inbox; mark each processed after its result is committed."""
         outcomes = []
+        done, quarantined = [], []
         for item in self.inbox.new_messages():
             outcome = self.mailroom.receive(item.read(), f"inbox:{item.key}")
             outcomes.append(outcome)
-            quarantined = outcome.status == "quarantined" or (
-                outcome.status == "duplicate" and self.mailroom.was_quarantined(item.read()))
-            self.inbox.mark_processed(item, quarantined=quarantined)
+            if outcome.status == "quarantined" or (
+                    outcome.status == "duplicate" and self.mailroom.was_quarantined(item.read())):
+                quarantined.append(item)
+            else:
+                done.append(item)
+        # Moved out of the inbox only now, after every result above is committed (a crash before
+        # this leaves them in the inbox, and the store recognises them next time).
+        mark_many = getattr(self.inbox, "mark_many", None)
+        if mark_many is not None:
+            mark_many(done, quarantined=False)
+            mark_many(quarantined, quarantined=True)
+        else:
+            for item in done:
+                self.inbox.mark_processed(item)
+            for item in quarantined:
+                self.inbox.mark_processed(item, quarantined=True)
         outcomes.extend(self.reprocess_stranded())
         return outcomes
 

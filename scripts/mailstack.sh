@@ -114,6 +114,10 @@ service anvil {
     path = anvil-auth-penalty-off
   }
 }
+# Tests open many moderator connections in parallel (and killed daemons leave some behind).
+protocol imap {
+  mail_max_userip_connections = 200
+}
 # user+Folder@domain is delivered into that folder (the moderator's sent copies use it).
 recipient_delimiter = +
 protocol lmtp {

@@ -260,6 +260,35 @@ def usable_lines(text: str) -> list[tuple[int, str]]:
 # ------------------------------------------------------------------ entry point
 
 
+@dataclass(frozen=True)
+class Headers:
+    message_id: str
+    sender: str
+    subject: str
+
+
+def read_headers(raw: bytes) -> Headers:
+    """Message-ID, sender and subject, cheaply, for storing a message before it is read."""
+    from email.parser import BytesHeaderParser
+    from email.policy import compat32
+    from email.header import decode_header, make_header
+
+    head = BytesHeaderParser(policy=compat32).parsebytes(raw)
+
+    def text(name: str) -> str:
+        value = head.get(name)
+        if value is None:
+            return ""
+        try:
+            return re.sub(r"[\r\n]+", " ", str(make_header(decode_header(str(value)))))
+        except Exception:
+            return re.sub(r"[\r\n]+", " ", str(value))
+
+    sender = parseaddr(text("From"))[1].strip().lower()
+    return Headers(text("Message-ID").strip(), sender, text("Subject"))
+
+
+
 def read_letter(raw: bytes, own_addresses: set[str], max_bytes: int) -> Letter:
     """Parse raw bytes into a Letter; never raises on malformed mail."""
     msg = email.message_from_bytes(raw, policy=email.policy.default)

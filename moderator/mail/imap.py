@@ -132,16 +132,23 @@ class ImapInbox:
         yield from self._retry(fetch)
 
     def mark_processed(self, item: ImapItem, quarantined: bool = False) -> None:
+        self.mark_many([item], quarantined)
+
+    def mark_many(self, items: list[ImapItem], quarantined: bool = False) -> None:
+        """Move processed messages out of the inbox in one command."""
+        if not items:
+            return
         folder = self.settings.quarantine_folder if quarantined else self.settings.processed_folder
+        uids = [item.uid for item in items]
 
         def move(client: IMAPClient) -> None:
             client.select_folder(self.settings.folder)
             if client.has_capability("MOVE"):
-                client.move([item.uid], folder)
+                client.move(uids, folder)
             else:
-                client.copy([item.uid], folder)
-                client.add_flags([item.uid], [b"\\Deleted"])
-                client.expunge([item.uid]) if client.has_capability("UIDPLUS") else client.expunge()
+                client.copy(uids, folder)
+                client.add_flags(uids, [b"\\Deleted"])
+                client.expunge(uids) if client.has_capability("UIDPLUS") else client.expunge()
 
         self._retry(move)
 

@@ -45,6 +45,95 @@ class SmtpOutbound:
         recipients = [recipient] + ([self.sent_copy] if self.sent_copy else [])
         asyncio.run(self._send(raw, recipients))
 
+    def batch(self) -> "SmtpBatch":
+        """One connection for many messages (the outbox drain sends through it)."""
+        return SmtpBatch(self)
+
     def was_sent(self, message_id: str) -> bool:
         """Did an earlier attempt already hand this message over?  (Needs the sent copy.)"""
         return bool(self._already_sent and self._already_sent(message_id))
+
+
+class SmtpBatch:
+    """Reusable SMTP connections; `send_many` keeps a few of them busy at once."""
+
+    CONNECTIONS = 4
+
+    def __init__(self, outbound: SmtpOutbound):
+        self.outbound = outbound
+        self.loop = asyncio.new_event_loop()
+        self.client: aiosmtplib.SMTP | None = None
+        self.pool: list[aiosmtplib.SMTP] = []
+
+    def __enter__(self) -> "SmtpBatch":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for client in ([self.client] if self.client else []) + self.pool:
+            try:
+                self.loop.run_until_complete(client.quit())
+            except Exception:
+                pass
+        self.loop.close()
+
+    def send_many(self, items: list[tuple[int, bytes, str, str]]) -> list[tuple[int, str | None]]:
+        """Send (row id, raw, recipient, Message-ID) items over a few connections; return errors by row."""
+        return self.loop.run_until_complete(self._send_many(items))
+
+    async def _send_many(self, items):
+        queue: asyncio.Queue = asyncio.Queue()
+        for item in items:
+            queue.put_nowait(item)
+        results: list[tuple[int, str | None]] = []
+        recipients_extra = [self.outbound.sent_copy] if self.outbound.sent_copy else []
+
+        async def worker() -> None:
+            client = None
+            while not queue.empty():
+                row_id, raw, recipient, _ = queue.get_nowait()
+                try:
+                    if client is None:
+                        client = await self._connect()
+                        self.pool.append(client)
+                    await client.sendmail(self.outbound.sender, [recipient] + recipients_extra, raw)
+                    results.append((row_id, None))
+                except Exception as error:  # this message waits for the next drain; the worker reconnects
+                    results.append((row_id, f"{type(error).__name__}: {error}"))
+                    if client in self.pool:
+                        self.pool.remove(client)
+                    client = None
+
+        workers = min(self.CONNECTIONS, max(1, len(items)))
+        await asyncio.gather(*(worker() for _ in range(workers)))
+        return results
+
+    async def _connect(self) -> aiosmtplib.SMTP:
+        settings = self.outbound.settings
+        kwargs = dict(hostname=settings.host, port=settings.port, timeout=settings.timeout_seconds)
+        if settings.security == "tls":
+            kwargs.update(use_tls=True, tls_context=self.outbound._tls())
+        elif settings.security == "starttls":
+            kwargs.update(start_tls=True, tls_context=self.outbound._tls())
+        else:
+            kwargs.update(start_tls=False, use_tls=False)
+        client = aiosmtplib.SMTP(**kwargs)
+        await client.connect()
+        if settings.username:
+            await client.login(settings.username, settings.password.get_secret_value())
+        return client
+
+    def send(self, raw: bytes, recipient: str, message_id: str) -> None:
+        recipients = [recipient] + ([self.outbound.sent_copy] if self.outbound.sent_copy else [])
+        for attempt in (1, 2):
+            try:
+                if self.client is None:
+                    self.client = self.loop.run_until_complete(self._connect())
+                self.loop.run_until_complete(self.client.sendmail(self.outbound.sender, recipients, raw))
+                return
+            except (aiosmtplib.SMTPServerDisconnected, ConnectionError):
+                self.client = None
+                if attempt == 2:
+                    raise
+
+    def was_sent(self, message_id: str) -> bool:
+        return self.outbound.was_sent(message_id)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 import traceback
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -28,7 +29,7 @@ from moderator.core.plans import Plan, ScriptLine, parse_body
 from moderator.core.runner import Runner, merge_standing
 from moderator.core.rng import Rng, new_seed
 from moderator.mail.envelope import Envelope, read_envelope
-from moderator.mail.hygiene import Letter, read_letter
+from moderator.mail.hygiene import Letter, read_headers, read_letter
 from moderator.mail.compose import make_message_id
 from moderator.service import games as game_service
 from moderator.service.reports import compose_notice, help_text
@@ -57,7 +58,7 @@ class Mailroom:
         """Keep the raw bytes first; return the row id, or None for a message already stored."""
         digest = hashlib.sha256(raw).hexdigest()
         now = self.app.clock.now()
-        letter = read_letter(raw, set(), max_bytes=1)  # headers only: the body is read in `process`
+        letter = read_headers(raw)  # headers only: the body is read in `process`
         with self.app.db.session() as session:
             if session.exec(select(InboundMail.id).where(InboundMail.content_hash == digest)).first():
                 return None
@@ -394,9 +395,8 @@ class Mailroom:
         now = self.app.clock.now()
         addressing = self.app.addressing
         game_id = table.game.id if table else "moderator"
-        count = session.exec(select(func.count()).select_from(Outbox)).one()
-        message_id = make_message_id(kind, game_id, role, count + 1, addressing.domain,
-                                     salt=f"{now.isoformat()}|{recipient}|{title}")
+        # Notices are not replayed, so a random part is fine (and needs no query).
+        message_id = make_message_id(kind, game_id, role, 0, addressing.domain, salt=secrets.token_hex(8))
         subject = f"[{game_id}/{role}] {table.engine.title}" if table else f"{addressing.orders_name}: {title}"
         heading = f"{game_id}: {title}" if table else title
         in_reply_to = ""

@@ -22,44 +22,65 @@ def backoff(attempts: int) -> timedelta:
 
 def drain(app, limit: int = 500) -> int:
     """Send what is due; return how many messages were sent."""
+    batch = getattr(app.outbound, "batch", None)
+    if batch is None:
+        return _drain(app, app.outbound, limit)
+    with batch() as transport:
+        return _drain(app, transport, limit)
+
+
+def _drain(app, transport, limit: int) -> int:
     now = app.clock.now()
     with app.db.session() as session:
         rows = session.exec(select(Outbox).where(
             or_(Outbox.status == "pending", Outbox.status == "handed"),
             or_(Outbox.next_attempt_at.is_(None), Outbox.next_attempt_at <= now))  # type: ignore[union-attr]
             .order_by(Outbox.id).limit(limit)).all()
-        ids = [row.id for row in rows]
-    sent = 0
-    for row_id in ids:
-        with app.db.session() as session:
-            row = session.get(Outbox, row_id)
-            if row is None or row.status == "sent":
-                continue
-            if row.status == "handed" and getattr(app.outbound, "was_sent", None) and app.outbound.was_sent(row.message_id):
+        batch = []
+        for row in rows:
+            if row.status == "handed" and getattr(transport, "was_sent", None) and transport.was_sent(row.message_id):
                 # A crash came between the server accepting it and this row saying so.
                 row.status = "sent"
-                row.sent_at = app.clock.now()
-                session.add(row)
-                continue
-            row.status = "handed"
-            row.handed_at = app.clock.now()
-            row.attempts += 1
+                row.sent_at = now
+            else:
+                row.status = "handed"  # committed before the transport is called
+                row.handed_at = now
+                row.attempts += 1
+                batch.append((row.id, row.raw, row.recipient, row.message_id))
             session.add(row)
-            raw, recipient, message_id = row.raw, row.recipient, row.message_id
+    sent = 0
+    send_many = getattr(transport, "send_many", None)
+    if send_many is not None:
+        for start in range(0, len(batch), 50):
+            results = send_many(batch[start:start + 50])
+            sent += sum(1 for _, error in results if error is None)
+            _record(app, results)
+        return sent
+    results: list[tuple[int, str | None]] = []
+    for index, (row_id, raw, recipient, message_id) in enumerate(batch, start=1):
         try:
-            app.outbound.send(raw, recipient, message_id)
+            transport.send(raw, recipient, message_id)
+            results.append((row_id, None))
+            sent += 1
         except Exception as error:  # the transport failed: retry later
-            with app.db.session() as session:
-                row = session.get(Outbox, row_id)
-                row.status = "failed" if row.attempts >= MAX_ATTEMPTS else "pending"
-                row.last_error = f"{type(error).__name__}: {error}"[:2000]
-                row.next_attempt_at = app.clock.now() + backoff(row.attempts)
-                session.add(row)
-            continue
-        with app.db.session() as session:
-            row = session.get(Outbox, row_id)
-            row.status = "sent"
-            row.sent_at = app.clock.now()
-            session.add(row)
-        sent += 1
+            results.append((row_id, f"{type(error).__name__}: {error}"))
+        if index % 25 == 0 or index == len(batch):
+            _record(app, results)
+            results = []
     return sent
+
+
+def _record(app, results: list[tuple[int, str | None]]) -> None:
+    """Mark a group of rows sent (or failed, with backoff) in one transaction."""
+    now = app.clock.now()
+    with app.db.session() as session:
+        for row_id, error in results:
+            row = session.get(Outbox, row_id)
+            if error is None:
+                row.status = "sent"
+                row.sent_at = now
+            else:
+                row.status = "failed" if row.attempts >= MAX_ATTEMPTS else "pending"
+                row.last_error = error[:2000]
+                row.next_attempt_at = now + backoff(row.attempts)
+            session.add(row)

@@ -76,8 +76,10 @@ def compose_report(engine: Engine, environment: Environment, addressing: Address
     """Build one report mail from the role's view, its visible events and the logged payload."""
     context, view = report_context(engine, environment, addressing, game_id, state, events, payload)
     map_png = engine.map_png(view) if hasattr(engine, "map_png") else None
+    detail_png = engine.map_detail_png(view) if map_png and hasattr(engine, "map_detail_png") else None
     if not map_png:
         context["map_cid"] = None
+    context["detail_cid"] = f"detail.{game_id}.{payload['seq']}@{addressing.domain}" if detail_png else None
     text = render(environment, "mail/report.txt.j2", **context)
     html = render(environment, "mail/report.html.j2", **context)
     inline = []
@@ -85,6 +87,9 @@ def compose_report(engine: Engine, environment: Environment, addressing: Address
     if map_png:
         inline.append(Attachment("map.png", map_png, "image", "png", cid=context["map_cid"]))
         attachments.append(Attachment(f"{game_id}-{payload['seq']}-map.png", map_png, "image", "png"))
+    if detail_png:
+        inline.append(Attachment("detail.png", detail_png, "image", "png", cid=context["detail_cid"]))
+        attachments.append(Attachment(f"{game_id}-{payload['seq']}-detail.png", detail_png, "image", "png"))
     calendar = deadline_calendar(game_id, payload, context["decisions"], addressing.domain)
     if calendar:
         attachments.append(Attachment("deadline.ics", calendar, "text", "calendar"))
@@ -129,6 +134,7 @@ def report_text(engine: Engine, environment: Environment, addressing: Addressing
                 events: Sequence[Event], payload: dict[str, Any]) -> str:
     """The plain-text report alone (what the leak tests read for every role at every step)."""
     context, _ = report_context(engine, environment, addressing, game_id, state, events, payload)
+    context["detail_cid"] = None
     return render(environment, "mail/report.txt.j2", **context)
 
 

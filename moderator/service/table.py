@@ -109,15 +109,21 @@ class Table:
         entries = list(self.session.exec(query.order_by(LogEntry.seq)))
         return [e for e in entries if kinds is None or e.kind in kinds]
 
+    def preload_events(self, after: int) -> None:
+        """Read the events after `after` once, for the several reports of one run."""
+        self._events = [(entry.seq, Event.from_json(raw)) for entry in self.log(after, ("setup", "answer"))
+                        for raw in json.loads(entry.payload_json).get("events", [])]
+        self._events_after = after
+
     def events_since(self, after: int, role: str) -> list[Event]:
-        events: list[Event] = []
-        for entry in self.log(after, ("setup", "answer")):
-            payload = json.loads(entry.payload_json)
-            for raw in payload.get("events", []):
-                event = Event.from_json(raw)
-                if event.is_visible_to(role):
-                    events.append(event)
-        return events
+        cached = getattr(self, "_events", None)
+        if cached is None or after < self._events_after:
+            cached = [(entry.seq, Event.from_json(raw)) for entry in self.log(after, ("setup", "answer"))
+                      for raw in json.loads(entry.payload_json).get("events", [])]
+        return [event for seq, event in cached if seq > after and event.is_visible_to(role)]
+
+    def forget_events(self) -> None:
+        self._events = None
 
 
 def load_table(session: Session, registry: Registry, game_id: str, for_update: bool = False) -> Table:

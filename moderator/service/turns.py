@@ -152,7 +152,9 @@ class TurnRunner:
         rows: list[Outbox] = []
         waiting_keys = {d.key for d in result.waiting}
         finished = result.finished
-        for seat in list(table.players()) + table.observers():
+        seats = list(table.players()) + table.observers()
+        table.preload_events(min((s.last_report_seq for s in seats), default=0))
+        for seat in seats:
             role = seat.role
             observer = seat.kind == "observer"
             view_role = "observer" if observer else role
@@ -166,6 +168,7 @@ class TurnRunner:
             rows.append(self._report_one(table, seat, now, holds, receipts.get(role), observer))
             seat.asked_json = dumps(sorted((asked & waiting_keys) | mine))
             table.session.add(seat)
+        table.forget_events()  # read once for the reports of this run only
         return rows
 
     def _report_one(self, table: Table, seat, now: datetime, holds: list[Hold], receipt: dict[str, Any] | None,

@@ -491,6 +491,7 @@ def carry_out(board: Board, frame: dict[str, Any], blocks: list[str], plan: dict
     frame["moved"] += [b for b in blocks]
     frame["assets_moved"] += plan["assets"]
     to = steps[-1][1]
+    board.remember("move", side=side, path=[origin] + [s[1] for s in steps])
     board.emit("moved", side=side, count=len(blocks), origin=origin, to=to, via=[s[1] for s in steps[:-1]],
                assets=plan["assets"], attack=plan["attack"] or plan["battery"])
     board.emit("moved_blocks", visible_to=(side,), side=side, blocks=blocks, origin=origin, to=to)

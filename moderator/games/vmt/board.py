@@ -79,6 +79,10 @@ class Board:
         self.events.append(Event(kind, data, tuple(visible_to) if visible_to is not None else None,
                                  tuple(hidden_from)))
 
+    def remember(self, kind: str, **data: Any) -> None:
+        """Public action of the current phase, for the map's highlights (moves, combats, fire)."""
+        self.data.setdefault("recent", []).append(dict(data, kind=kind))
+
     def roll(self, count: int, purpose: str) -> list[Die]:
         assert self.rng is not None, "rolling dice needs the game's Rng"
         return self.rng.dice(count, purpose)

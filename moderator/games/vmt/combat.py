@@ -65,6 +65,7 @@ def open_combat(board: Board, activation: dict[str, Any], area: str, entries: li
         # The boundary the armor counter itself crossed decides the AT ditch die (L352).
         frame["armor_via"] = {"asset": armor, "via": crossed[armor]}
     board.push(frame)
+    board.remember("combat", side=attacker, area=area)
     board.emit("combat", area=area, attacker=attacker, attackers=len(entries),
                origins=sorted({e["origin"] for e in entries}), defenders=len(defenders), battery=battery,
                assets={s: [{"asset": a, "type": board.asset(a)["type"], "steps": board.asset(a)["steps"]}

@@ -208,6 +208,11 @@ class VmtEngine:
 
         return draw_map(view)
 
+    def map_detail_png(self, view: Mapping[str, Any]) -> bytes | None:
+        from moderator.games.vmt.mapdraw import draw_detail
+
+        return draw_detail(view)
+
     def demo_brains(self) -> dict[str, Any]:
         """Demo players that read their reports and write orders (see bot.py)."""
         from moderator.games.vmt.bot import brains

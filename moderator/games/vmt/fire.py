@@ -136,6 +136,7 @@ def bombard(board: Board, area: str, victim: str, dice: int, six_only: bool, sou
     rolls = board.roll(dice, f"{source} on {area}")
     need = 6 if six_only else 5
     hits = sum(1 for d in rolls if d.value >= need)
+    board.remember("fire", area=area, side="axis" if victim == "soviet" else "soviet")
     board.emit("bombardment", area=area, source=source, rolls=[d.to_json() for d in rolls], need=need, hits=hits,
                victim=victim)
     distribute(board, area, victim, hits, source, only)

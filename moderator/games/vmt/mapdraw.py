@@ -37,23 +37,23 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.load_default(size=size)
 
 
-@lru_cache(maxsize=2)
-def geometry(scenario_name: str):
+@lru_cache(maxsize=4)
+def geometry(scenario_name: str, width: int = WIDTH):
     from moderator.games.vmt.engine import scenario_named
 
     scenario = scenario_named(scenario_name)
     geo = scenario.map.geometry
-    scale = WIDTH / geo.width
+    scale = width / geo.width
     centres = {a.id: a.at for a in scenario.map.areas}
     weights = {a.id: a.weight for a in scenario.map.areas}
     labels, ids = area_cells(centres, geo.land, geo.width, geo.height, scale, weights, geo.water)
     return scenario, scale, labels, ids
 
 
-@lru_cache(maxsize=2)
-def base_map(scenario_name: str) -> Image.Image:
+@lru_cache(maxsize=4)
+def base_map(scenario_name: str, width: int = WIDTH) -> Image.Image:
     """Terrain, coast, borders, rivers, ditches, ferries, features and names: drawn once."""
-    scenario, scale, labels, ids = geometry(scenario_name)
+    scenario, scale, labels, ids = geometry(scenario_name, width)
     h, w = labels.shape
     rgb = np.zeros((h, w, 3), dtype=np.uint8)
     rgb[:] = SEA
@@ -181,24 +181,51 @@ def _banner(draw, x, y, vp) -> None:
     draw.text((x, y), str(vp), font=font(11), fill=(255, 255, 255), anchor="mm")
 
 
-def draw_map(view: Mapping[str, Any]) -> bytes:
-    """One role's map: control, blocks as that role sees them, markers; then a legend."""
-    image = render(view)
+def png(image: Image.Image) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, "PNG", optimize=False, compress_level=6)
     return buffer.getvalue()
 
 
-def render(view: Mapping[str, Any]) -> Image.Image:
-    scenario, scale, labels, ids = geometry(view.get("scenario", "campaign"))
-    base = base_map(view.get("scenario", "campaign"))
+def draw_map(view: Mapping[str, Any]) -> bytes:
+    """One role's map: control, blocks as that role sees them, markers, this phase's action; a legend."""
+    return png(render(view))
+
+
+def draw_detail(view: Mapping[str, Any]) -> bytes | None:
+    """A closer look where this phase's action was (twice the size), or None if nothing happened."""
+    areas = {a for r in view.get("recent", []) for a in (r.get("path") or [r.get("area")]) if a}
+    if not areas:
+        return None
+    name = view.get("scenario", "campaign")
+    scenario, scale, labels, ids = geometry(name)
+    image = render(view, legend=False)
+    xs = [scenario.area(a).at[0] * scale for a in areas]
+    ys = [scenario.area(a).at[1] * scale for a in areas]
+    margin = 70
+    left, right = max(0, min(xs) - margin), min(image.width, max(xs) + margin)
+    top, bottom = max(0, min(ys) - margin), min(image.height, max(ys) + margin)
+    wanted = max(right - left, WIDTH / 2)  # at least half the map wide, so the detail is e-mail wide
+    centre = (left + right) / 2
+    left = min(max(0, centre - wanted / 2), image.width - wanted)
+    right = left + wanted
+    crop = image.crop((int(left), int(top), int(right), int(bottom)))
+    return png(crop.resize((crop.width * 2, crop.height * 2), Image.LANCZOS))
+
+
+def render(view: Mapping[str, Any], width: int = WIDTH, legend: bool = True) -> Image.Image:
+    name = view.get("scenario", "campaign")
+    scenario, scale, labels, ids = geometry(name, width)
+    base = base_map(name, width)
     h, w = labels.shape
-    image = Image.new("RGB", (w, h + LEGEND), (250, 248, 240))
+    image = Image.new("RGB", (w, h + (LEGEND if legend else 0)), (250, 248, 240))
     image.paste(base, (0, 0))
     draw = ImageDraw.Draw(image, "RGBA")
+    zoom = width / WIDTH
     areas = {a["id"]: a for a in view["areas"]}
     me = view.get("side")
     combat = view.get("combat") or {}
+    _recent(draw, scenario, scale, view.get("recent", []))
     for area_id, area in areas.items():
         info = scenario.area(area_id)
         x, y = info.at[0] * scale, info.at[1] * scale
@@ -208,8 +235,44 @@ def render(view: Mapping[str, Any]) -> Image.Image:
             draw.ellipse([x - 40, y - 40, x + 40, y + 40], outline=(230, 120, 0, 255), width=4)
         _blocks(draw, area, x, y, me)
         _markers(draw, area, x, y)
-    _legend(draw, h, w, view)
+    if legend:
+        _legend(draw, h, w, view)
     return image
+
+
+def _recent(draw, scenario, scale, recent) -> None:
+    """This phase's moves as arrows, its combats and bombardments as rings."""
+    for item in recent:
+        colour = (AXIS if item.get("side") == "axis" else SOVIET) + (170,)
+        if item["kind"] in ("move", "retreat"):
+            points = [(scenario.area(a).at[0] * scale, scenario.area(a).at[1] * scale) for a in item["path"]]
+            for (ax, ay), (bx, by) in zip(points, points[1:]):
+                _arrow(draw, (ax, ay), (bx, by), colour, dashed=item["kind"] == "retreat")
+        elif item["kind"] in ("combat", "fire"):
+            x, y = scenario.area(item["area"]).at[0] * scale, scenario.area(item["area"]).at[1] * scale
+            ring = (200, 40, 0, 200) if item["kind"] == "combat" else (120, 60, 160, 190)
+            draw.ellipse([x - 36, y - 36, x + 36, y + 36], outline=ring, width=3)
+
+
+def _arrow(draw, a, b, colour, dashed: bool = False) -> None:
+    ax, ay = a
+    bx, by = b
+    length = math.hypot(bx - ax, by - ay) or 1.0
+    ux, uy = (bx - ax) / length, (by - ay) / length
+    start, stop = 14, length - 22
+    if stop <= start:
+        return
+    if dashed:
+        t = start
+        while t < stop:
+            draw.line([(ax + ux * t, ay + uy * t), (ax + ux * min(t + 6, stop), ay + uy * min(t + 6, stop))],
+                      fill=colour, width=4)
+            t += 10
+    else:
+        draw.line([(ax + ux * start, ay + uy * start), (ax + ux * stop, ay + uy * stop)], fill=colour, width=5)
+    tip = (ax + ux * (stop + 10), ay + uy * (stop + 10))
+    draw.polygon([tip, (ax + ux * stop - uy * 8, ay + uy * stop + ux * 8),
+                  (ax + ux * stop + uy * 8, ay + uy * stop - ux * 8)], fill=colour)
 
 
 def _blocks(draw, area, x, y, me) -> None:

@@ -133,6 +133,7 @@ def move_group(board: Board, frame: dict[str, Any], group: list[str], origin: st
     resolve_duplicate_assets(board, destination, side)
     if board.controller(destination) != side and not board.blocks_in(destination, enemy(side)):
         board.take_control(destination, side)  # present where the other side has no block (L390)
+    board.remember("retreat", side=side, path=[origin, destination])
     board.emit("retreat", side=side, origin=origin, destination=destination, count=len(group), penalties=reasons)
     board.emit("retreat_blocks", visible_to=(side,), side=side, blocks=group, destination=destination)
     # Extra losses, per group, assigned by the owner (L382, L400-404): named or the strongest first.

@@ -146,6 +146,7 @@ class Phase:
         side = frame["side"]
         frame["stage"] = "cards"
         frame["air_window"] = side == "soviet"
+        board.data["recent"] = []  # the map highlights what happened in this phase
         board.emit("phase", side=side, turn=board.turn)
         meta = board.scenario.meta
         if side == "soviet" and board.turn >= meta.soviet_reinforcement_first_turn:

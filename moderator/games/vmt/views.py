@@ -57,6 +57,8 @@ def build_view(board: Board, role: str) -> dict[str, Any]:
         "last_combat": data["last_combat"], "combat": _current_combat(board, side, everything),
         "exhausted_counts": {s: sum(1 for b in board.blocks_of(s) if board.is_exhausted(b)) for s in SIDES},
         "strength": {s: None for s in SIDES},
+        # Public actions of the phase (moves are seen on the table; which blocks moved is not).
+        "recent": [dict(r) for r in data.get("recent", [])],
     }
     if side is not None:
         view["hand"] = sorted(board.hand_types(side))
