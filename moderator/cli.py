@@ -198,16 +198,14 @@ def turn_replay(game: str) -> None:
 
 @app_cli.command()
 def archive(game: str, out: Annotated[Path, typer.Option(help="Directory to write the archive into.")]) -> None:
-    """Write a finished game's public archive (archive.json, for `moderator verify`)."""
-    from moderator.service.archive import export_archive
+    """Write a static HTML archive of a game (observer view; full reveal and archive.json once it ended)."""
+    from moderator.service.archive_html import write_html_archive
 
     try:
-        data = export_archive(make_app(), game)
+        index = write_html_archive(make_app(), game, out)
     except ModeratorError as error:
         fail(str(error))
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "archive.json").write_text(json.dumps(data, indent=1, sort_keys=True))
-    console.print(f"wrote {out / 'archive.json'}")
+    console.print(f"wrote {index}" + (f" and {out / 'archive.json'}" if (out / "archive.json").exists() else ""))
 
 
 @app_cli.command()
@@ -286,13 +284,15 @@ def demo(
             bar.update(task, completed=turn, total=total, phase=label)
 
         summary = run_demo(app, game, out, seed, progress)
-    data = export_archive(app, summary["game_id"])
+    from moderator.service.archive_html import write_html_archive
+
     archive_dir = out / "archive"
-    archive_dir.mkdir(parents=True, exist_ok=True)
-    (archive_dir / "archive.json").write_text(json.dumps(data, indent=1, sort_keys=True))
+    index = write_html_archive(app, summary["game_id"], archive_dir)
+    data = json.loads((archive_dir / "archive.json").read_text())
     problems = verify_archive(data)
     console.print(f"Game {summary['game_id']} finished: {data['result']}")
     console.print(f"Players sent {summary['mails_from_players']} mails; every mail is under {out / 'mail'}")
+    console.print(f"Archive to browse: {index}")
     console.print(f"Public archive: {archive_dir / 'archive.json'} "
                   f"({'verifies' if not problems else 'DOES NOT VERIFY'}); check it with "
                   f"'moderator verify {archive_dir}'")

@@ -7,7 +7,7 @@ ROOT=$(pwd)
 export MODERATOR_TEST_DIR=${MODERATOR_TEST_DIR:-/tmp/moderator-test}
 mkdir -p "$MODERATOR_TEST_DIR"
 
-bash scripts/system-packages.sh postgresql dovecot-imapd dovecot-lmtpd postfix openssl
+bash scripts/system-packages.sh postgresql dovecot-imapd dovecot-lmtpd postfix openssl chromium
 if [ ! -x .venv/bin/python ]; then python3 -m venv .venv; fi
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
 .venv/bin/python -m pip install -q -e '.[test]'

@@ -101,6 +101,39 @@ def replay_game(app, game_id: str, upto: int | None = None) -> ReplayResult:
     return result
 
 
+def replay_steps(app, game_id: str):
+    """Yield (seq, state, events) after the set-up and after every answer of a game's log."""
+    from moderator.service.turns import defaulted_events
+
+    with app.db.session() as session:
+        table = load_table(session, app.registry, game_id)
+        engine = table.engine
+        runner = Runner(engine)
+        entries = list(session.exec(select(LogEntry).where(LogEntry.game_id == game_id, LogEntry.void == False)  # noqa: E712
+                                    .order_by(LogEntry.seq)))
+        by_role = {json.loads(e.payload_json)["role"]: json.loads(e.payload_json)["contribution"]
+                   for e in entries if e.kind == "join"}
+        record = RngRecord(game_id, bytes.fromhex(table.game.seed_hex),
+                           [by_role.get(role, "") for role in table.player_roles])
+        scenario, options = table.game.scenario, json.loads(table.game.options_json)
+    rng = record.rng()
+    state = None
+    for entry in entries:
+        payload = json.loads(entry.payload_json)
+        if entry.kind == "setup":
+            state = engine.setup(scenario, options, rng)
+            yield entry.seq, state, [Event.from_json(e) for e in payload.get("events", [])]
+        elif entry.kind == "answer":
+            decision = next(d for d in engine.pending(state) if d.key == payload["decision"])
+            state, step = runner.apply_text(state, decision, payload["text"], rng, payload["source"])
+            events = list(step.events)
+            if payload["source"] == "default":
+                events[0:0] = defaulted_events(decision, step.text)
+            yield entry.seq, state, events
+        elif entry.kind == "control" and payload.get("command") == "ROLLBACK":
+            rng.counters = dict(payload["counters"])
+
+
 def _normal(value):
     """JSON's view of a value (tuples become lists), as the log stores it."""
     return json.loads(json.dumps(value, default=list))

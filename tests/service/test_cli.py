@@ -92,3 +92,32 @@ def test_demo_plays_a_duel_to_the_end_and_its_archive_verifies(cli_app, tmp_path
     player_mails = list((out / "mail" / "inbox").glob("*/*"))
     reports = list((out / "mail" / "sent").glob("*/*/*"))
     assert len(player_mails) > 5 and len(reports) > 10
+
+
+def test_archive_writes_a_browsable_html_archive_with_the_full_reveal(cli_app, tmp_path):
+    from tests.service.test_store_and_replay import play_random_game
+
+    seated = seat_duel(cli_app)
+    play_random_game(seated, seed=4)
+    out = tmp_path / "archive"
+    result = runner.invoke(cli.app_cli, ["archive", seated.game_id, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    index = (out / "index.html").read_text()
+    pages = sorted(out.glob("phase-*.html"))
+    assert len(pages) >= 4 and all(page.name in index for page in pages)
+    assert "Seed, revealed at the end" in index and "archive.json" in index
+    reveal = (out / "reveal.html").read_text()
+    assert "Hand" in reveal or "hand" in reveal
+    verify = runner.invoke(cli.app_cli, ["verify", str(out)])
+    assert verify.exit_code == 0, verify.output
+
+
+def test_archive_of_a_running_game_shows_only_the_observer_view(cli_app, tmp_path):
+    seated = seat_duel(cli_app)
+    out = tmp_path / "live"
+    result = runner.invoke(cli.app_cli, ["archive", seated.game_id, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert not (out / "reveal.html").exists() and not (out / "archive.json").exists()
+    text = " ".join(p.read_text() for p in out.glob("*.html"))
+    for card in seated.state()["hands"]["north"] + seated.state()["hands"]["south"]:
+        assert card not in text

@@ -1,0 +1,77 @@
+"""`moderator archive GAME --out DIR`: a static HTML archive that opens from disk.
+
+Turn by turn, each page shows what an observer saw (public events with their dice, the observer's
+map and situation).  Once the game is over the archive adds the full reveal: every hidden block,
+hand and set-up at the end, and the seed, next to archive.json for `moderator verify`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from moderator.core.contract import OBSERVER, REFEREE
+from moderator.render.texts import render
+from moderator.service.archive import export_archive
+from moderator.service.reports import narrate, situation_templates
+from moderator.service.replay import replay_steps
+from moderator.service.table import load_table
+
+
+def write_html_archive(app, game_id: str, out: Path) -> Path:
+    out.mkdir(parents=True, exist_ok=True)
+    with app.db.session() as session:
+        table = load_table(session, app.registry, game_id)
+        engine = table.engine
+        game = table.game
+        finished = game.status == "over"
+        seed = game.seed_hex if finished else None
+        commitment = game.commitment
+        result = json.loads(game.result_json or "{}")
+    text_template, html_template = situation_templates(app.environment, engine.id)
+    pages: list[dict] = []
+    current: dict | None = None
+    last_state = None
+    for seq, state, events in replay_steps(app, game_id):
+        label = engine.phase_label(state)
+        title = engine.phase_title(state) if hasattr(engine, "phase_title") else label
+        if current is None or current["label"] != label:
+            if current is not None:
+                pages.append(current)
+            current = {"label": label, "title": title, "events": [], "state": state}
+        current["events"] += [narrate(engine, e, OBSERVER) for e in events if e.is_visible_to(OBSERVER)]
+        current["state"] = state
+        last_state = state
+    if current is not None:
+        pages.append(current)
+    for number, page in enumerate(pages, start=1):
+        view = engine.view(page["state"], OBSERVER)
+        page["file"] = f"phase-{number:03d}.html"
+        page["map"] = None
+        if hasattr(engine, "map_png"):
+            png = engine.map_png(view)
+            if png:
+                page["map"] = f"phase-{number:03d}.png"
+                (out / page["map"]).write_bytes(png)
+        page["view"] = view
+    for number, page in enumerate(pages):
+        html = render(app.environment, "archive/phase.html.j2", game_id=game_id, title=engine.title, page=page,
+                      previous=pages[number - 1]["file"] if number else None,
+                      next=pages[number + 1]["file"] if number + 1 < len(pages) else None,
+                      situation_html=html_template, view=page["view"], role=OBSERVER)
+        (out / page["file"]).write_text(html)
+    reveal = None
+    if finished and last_state is not None:
+        reveal = {"view": engine.view(last_state, REFEREE), "file": "reveal.html"}
+        reveal_map = engine.map_png(reveal["view"]) if hasattr(engine, "map_png") else None
+        if reveal_map:
+            (out / "reveal.png").write_bytes(reveal_map)
+        (out / "reveal.html").write_text(render(
+            app.environment, "archive/reveal.html.j2", game_id=game_id, title=engine.title, view=reveal["view"],
+            situation_html=html_template, role=REFEREE, has_map=bool(reveal_map), seed=seed, result=result))
+        (out / "archive.json").write_text(json.dumps(export_archive(app, game_id), indent=1, sort_keys=True))
+    index = out / "index.html"
+    index.write_text(render(app.environment, "archive/index.html.j2", game_id=game_id, title=engine.title,
+                            pages=pages, finished=finished, reveal=reveal, seed=seed, commitment=commitment,
+                            result=result))
+    return index
