@@ -97,6 +97,8 @@ class App:
                 for role, token in created.invitations.items():
                     address = (addresses or {}).get(role)
                     if address:
+                        from moderator.mail.compose import thread_root
+
                         self.mailroom._notice(session, table, address, role, "Invitation", [
                             f"You are invited to play {table.engine.title} as '{role}' in game "
                             f"{created.game_id}.",
@@ -104,7 +106,7 @@ class App:
                             f"'NAME <your name>', 'TZ <your time zone, e.g. Europe/Madrid>' and "
                             f"'ENTROPY <any words you like>' (mixed into the dice).",
                             f"The moderator has committed to its secret dice seed: {created.commitment}.",
-                        ], kind="notice")
+                        ], kind="notice", message_id=thread_root(created.game_id, role, self.addressing.domain))
             return created
 
     def receive(self, raw: bytes, source: str = "") -> Outcome:

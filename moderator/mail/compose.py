@@ -53,6 +53,17 @@ class Outgoing:
         return build_message(self).as_bytes(policy=_WIRE)
 
 
+def thread_root(game: str, role: str, domain: str) -> str:
+    """The Message-ID every mail of one seat's thread refers to (the invitation carries it)."""
+    return f"<thread.{game}.{role}@{domain}>"
+
+
+def thread_headers(root: str, subject: str) -> tuple[tuple[str, str], ...]:
+    """Outlook groups conversations by Thread-Topic/Thread-Index; the others use References."""
+    index = base64.b64encode(hashlib.sha256(root.encode()).digest()[:22]).decode()
+    return (("Thread-Topic", subject), ("Thread-Index", index))
+
+
 def make_message_id(kind: str, game: str, role: str, seq: int, domain: str, salt: str = "") -> str:
     token = hashlib.sha256(f"{kind}|{game}|{role}|{seq}|{salt}".encode()).hexdigest()[:16]
     return f"<{kind}.{game}.{role}.{seq}.{token}@{domain}>"

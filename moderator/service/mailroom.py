@@ -30,7 +30,7 @@ from moderator.core.runner import Runner, merge_standing
 from moderator.core.rng import Rng, new_seed
 from moderator.mail.envelope import Envelope, read_envelope
 from moderator.mail.hygiene import Letter, read_headers, read_letter
-from moderator.mail.compose import make_message_id
+from moderator.mail.compose import make_message_id, thread_headers, thread_root
 from moderator.service import games as game_service
 from moderator.service.reports import compose_notice, help_text
 from moderator.service.table import Table, dumps, load_table, secret_hash
@@ -391,20 +391,26 @@ class Mailroom:
 
     def _notice(self, session: Session, table: Table | None, recipient: str, role: str, title: str,
                 paragraphs: list[str], receipt: dict[str, Any] | None = None, envelope: list[str] | None = None,
-                kind: str = "notice", body: str | None = None) -> Outbox:
+                kind: str = "notice", body: str | None = None, message_id: str | None = None) -> Outbox:
         now = self.app.clock.now()
         addressing = self.app.addressing
         game_id = table.game.id if table else "moderator"
         # Notices are not replayed, so a random part is fine (and needs no query).
-        message_id = make_message_id(kind, game_id, role, 0, addressing.domain, salt=secrets.token_hex(8))
+        message_id = message_id or make_message_id(kind, game_id, role, 0, addressing.domain,
+                                                   salt=secrets.token_hex(8))
         subject = f"[{game_id}/{role}] {table.engine.title}" if table else f"{addressing.orders_name}: {title}"
         heading = f"{game_id}: {title}" if table else title
         in_reply_to = ""
         if table and role in table.seats:
-            in_reply_to = table.seats[role].last_report_message_id
+            root = thread_root(table.game.id, role, addressing.domain)
+            in_reply_to = table.seats[role].last_report_message_id or (root if message_id != root else "")
         outgoing = compose_notice(self.app.environment, addressing, recipient, subject, heading, paragraphs,
                                   message_id, now, receipt, envelope or [], in_reply_to,
                                   f"<{game_id}.{addressing.domain}>" if table else "")
+        if table and role in table.seats:
+            root = thread_root(game_id, role, addressing.domain)
+            outgoing.references = tuple(dict.fromkeys(r for r in (root, in_reply_to) if r and r != message_id))
+            outgoing.extra_headers = thread_headers(root, subject)
         if body is not None:
             outgoing.text = body
         row = Outbox(game_id=table.game.id if table else "", recipient=recipient, message_id=message_id,

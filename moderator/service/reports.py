@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from jinja2 import Environment, TemplateNotFound
 
 from moderator.core.contract import OBSERVER, Decision, Engine, Event
-from moderator.mail.compose import Attachment, Outgoing
+from moderator.mail.compose import Attachment, Outgoing, thread_headers, thread_root
 from moderator.render.texts import render
 
 
@@ -100,6 +100,7 @@ def compose_report(engine: Engine, environment: Environment, addressing: Address
         reply_to=addressing.orders_address, inline=inline, attachments=attachments,
         in_reply_to=payload.get("in_reply_to", ""), references=tuple(payload.get("references", [])),
         list_id=f"<{game_id}.{addressing.domain}>",
+        extra_headers=thread_headers(thread_root(game_id, payload["role"], addressing.domain), payload["subject"]),
     )
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from moderator.clock import as_utc
 from moderator.core.contract import Decision, Event
 from moderator.core.runner import Hold, Runner, Step
-from moderator.mail.compose import make_message_id
+from moderator.mail.compose import make_message_id, thread_root
 from moderator.service.controls import push_past_absences
 from moderator.service.reports import Addressing, compose_report
 from moderator.service.table import Table, dumps
@@ -185,7 +185,8 @@ class TurnRunner:
             "subject": f"[{table.game.id}/{seat.role}] {engine.title}",
             "heading": f"{table.game.id}: {phase_title(engine, table.state)} ({seat.role.replace('_', ' ').title()})",
             "in_reply_to": seat.last_report_message_id,
-            "references": [seat.last_report_message_id] if seat.last_report_message_id else [],
+            "references": list(dict.fromkeys(r for r in (thread_root(table.game.id, seat.role, self.addressing.domain),
+                                                         seat.last_report_message_id) if r)),
             "receipt": receipt, "holds": [{"line_no": h.line_no, "text": h.text, "reason": h.reason,
                                            "held": list(h.held)} for h in holds],
             "queued": [line.render() for line in plan.script] if plan else [],

@@ -109,3 +109,27 @@ def test_referee_command_from_another_address_is_quarantined(seated):
     body = f"GAME {seated.game_id}\nROLE referee\nSECRET {seated.referee_secret}\nPAUSE\n"
     outcome = seated.app.receive(player_mail("north@players.test", body))
     assert outcome.status == "quarantined"
+
+
+def test_every_mail_of_a_seat_threads_under_one_root(app):
+    """Gmail, Apple Mail and Thunderbird thread by References and a stable subject; Outlook by
+    Thread-Topic and Thread-Index; a plain reply goes to the orders address."""
+    import email as email_lib
+    import email.policy
+
+    created = app.create_game("duel", addresses={"north": "n@x.test", "south": "s@x.test"})
+    for role, address in (("north", "n@x.test"), ("south", "s@x.test")):
+        app.receive(player_mail(address, f"JOIN {created.invitations[role]}\n"))
+    mails = [email_lib.message_from_bytes(r.raw, policy=email.policy.default)
+             for r in outbox_rows(app) if r.recipient == "n@x.test"]
+    assert len(mails) >= 3  # invitation, welcome, first report
+    root = mails[0]["Message-ID"]
+    assert root == f"<thread.{created.game_id}.north@demo.test>"
+    subjects = {m["Subject"] for m in mails}
+    assert subjects == {f"[{created.game_id}/north] Duel (test game)"}
+    for previous, mail in zip(mails, mails[1:]):
+        assert mail["In-Reply-To"] == previous["Message-ID"]
+        assert mail["References"].split()[0] == root
+        assert mail["Thread-Index"] == mails[1]["Thread-Index"] and mail["Thread-Topic"] == mail["Subject"]
+        assert mail["List-Id"] == f"<{created.game_id}.demo.test>"
+        assert mail["Reply-To"] == "moderator@demo.test"
