@@ -45,6 +45,8 @@ class Letter:
 
 
 def _automatic_reason(msg: EmailMessage, sender: str, own_addresses: set[str]) -> str | None:
+    if msg.get_content_type() == "multipart/report":
+        return "delivery status notification"  # before Auto-Submitted: bounces carry both
     auto = str(msg.get("Auto-Submitted", "")).strip().lower()
     if auto and auto != "no":
         return f"Auto-Submitted: {auto}"
@@ -56,14 +58,11 @@ def _automatic_reason(msg: EmailMessage, sender: str, own_addresses: set[str]) -
             return f"mailing list ({header})"
     if msg.get("X-Autoreply") or msg.get("X-Autorespond") or msg.get("X-Auto-Response-Suppress", "").lower() in {"all", "oof"}:
         return "auto-reply headers"
-    content_type = msg.get_content_type()
-    if content_type == "multipart/report":
-        return "delivery status notification"
     return_path = msg.get("Return-Path")
     if return_path is not None and parseaddr(str(return_path))[1] == "" and "<>" in str(return_path):
         return "null sender (bounce)"
     if not sender:
-        return "no sender address"
+        return None  # not automatic, just unusable: the mailroom quarantines it as such
     local = sender.split("@", 1)[0]
     if local in {"mailer-daemon", "postmaster", "noreply", "no-reply", "bounce", "bounces"}:
         return f"automatic sender {sender}"
@@ -102,8 +101,11 @@ class _HtmlText(HTMLParser):
         self.parts: list[str] = []
         self.skip = 0
         self.quote = 0
+        self.pre = 0
 
     def handle_starttag(self, tag, attrs):
+        if tag == "pre":
+            self.pre += 1
         if tag in {"script", "style", "head"}:
             self.skip += 1
         elif tag == "blockquote":
@@ -113,6 +115,8 @@ class _HtmlText(HTMLParser):
             self.parts.append("\n")
 
     def handle_endtag(self, tag):
+        if tag == "pre" and self.pre:
+            self.pre -= 1
         if tag in {"script", "style", "head"} and self.skip:
             self.skip -= 1
         elif tag == "blockquote" and self.quote:
@@ -124,6 +128,9 @@ class _HtmlText(HTMLParser):
     def handle_data(self, data):
         if self.skip:
             return
+        if not self.pre:
+            # In HTML a line break in the source is a space; only elements break lines.
+            data = re.sub(r"\s*\n\s*", " ", data)
         if self.quote:
             # Quoted material in HTML replies is the earlier report: mark it as quoted.
             data = "\n".join("> " + line for line in data.split("\n"))
@@ -147,9 +154,11 @@ def _decode(part: EmailMessage, problems: list[str]) -> str:
     declared = part.get_content_charset()
     if declared:
         try:
-            return _unflow(part, payload.decode(declared))
+            return _unflow(part, payload.decode(declared).removeprefix("\ufeff"))
         except (LookupError, UnicodeDecodeError):
             problems.append(f"the text did not decode as its declared charset {declared}")
+    if payload.startswith(b"\xef\xbb\xbf"):
+        payload = payload[3:]  # Notepad's byte-order mark
     for charset in ("utf-8", "cp1252", "latin-1"):
         try:
             text = payload.decode(charset)
@@ -217,23 +226,44 @@ def _pick_text(msg: EmailMessage, problems: list[str]) -> tuple[str, str]:
 
 
 def _has_orders_text(text: str) -> bool:
-    return any(line.strip() and not line.lstrip().startswith(">") for line in text.split("\n"))
+    """Anything left once quotes, reply headers and signatures are gone?"""
+    return any(line.strip() for _, line in usable_lines(text))
 
 
 # ------------------------------------------------------------------ quoting and signatures
 
-_REPLY_MARKERS = [
+# "On … wrote:" introduces a quote made of ">" lines; the player may write more below it.
+_QUOTE_HEADERS = [
     re.compile(r"^\s*On .{0,200}wrote:\s*$", re.IGNORECASE),
     re.compile(r"^\s*Le .{0,200}a écrit\s*:\s*$", re.IGNORECASE),
     re.compile(r"^\s*Am .{0,200}schrieb .{0,200}:\s*$", re.IGNORECASE),
     re.compile(r"^\s*El .{0,200}escribió:\s*$", re.IGNORECASE),
+]
+# These start a quote that is not marked with ">" (Outlook, forwards) or a signature: stop reading.
+_REPLY_MARKERS = [
     re.compile(r"^\s*-{2,}\s*Original Message\s*-{2,}\s*$", re.IGNORECASE),
     re.compile(r"^\s*-{2,}\s*Forwarded message\s*-{2,}\s*$", re.IGNORECASE),
     re.compile(r"^\s*_{10,}\s*$"),  # Outlook's separator line before the quoted header block
     re.compile(r"^\s*From: .+$"),  # Outlook puts From:/Sent: of the quoted mail in the body
-    re.compile(r"^\s*Sent from my (iPhone|iPad|Android|phone|mobile).*$", re.IGNORECASE),
+    re.compile(r"^\s*(Sent from|Sent with|Sent via|Envoyé de|Envoyé depuis|Von meinem|Gesendet von|Enviado desde|"
+               r"Inviato da)\b.{0,80}$", re.IGNORECASE),
     re.compile(r"^\s*Get Outlook for (iOS|Android).*$", re.IGNORECASE),
 ]
+
+
+def quoted_lines(text: str) -> list[str]:
+    """The quoted part of a reply: ">" lines, and everything after an Outlook-style reply header."""
+    quoted: list[str] = []
+    after_marker = False
+    for line in text.split("\n"):
+        stripped = line.rstrip()
+        if any(marker.match(stripped) for marker in _REPLY_MARKERS):
+            after_marker = True
+        if after_marker:
+            quoted.append(stripped.lstrip(">").strip())
+        elif stripped.lstrip().startswith(">"):
+            quoted.append(stripped.lstrip().lstrip(">").strip())
+    return quoted
 
 
 def usable_lines(text: str) -> list[tuple[int, str]]:
@@ -249,6 +279,8 @@ def usable_lines(text: str) -> list[tuple[int, str]]:
             break  # signature separator
         if any(marker.match(stripped) for marker in _REPLY_MARKERS):
             break
+        if any(header.match(stripped) for header in _QUOTE_HEADERS):
+            continue  # the quote below is ">"-marked and skipped line by line; orders may follow it
         if stripped.lstrip().startswith(">"):
             continue
         result.append((number, stripped))

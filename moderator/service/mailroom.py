@@ -29,7 +29,7 @@ from moderator.core.plans import Plan, ScriptLine, parse_body
 from moderator.core.runner import Runner, merge_standing
 from moderator.core.rng import Rng, new_seed
 from moderator.mail.envelope import Envelope, read_envelope
-from moderator.mail.hygiene import Letter, read_headers, read_letter
+from moderator.mail.hygiene import Letter, quoted_lines, read_headers, read_letter
 from moderator.mail.compose import make_message_id, thread_headers, thread_root
 from moderator.service import games as game_service
 from moderator.service.reports import compose_notice, help_text
@@ -61,6 +61,12 @@ class Mailroom:
         letter = read_headers(raw)  # headers only: the body is read in `process`
         with self.app.db.session() as session:
             if session.exec(select(InboundMail.id).where(InboundMail.content_hash == digest)).first():
+                return None
+            # The same message delivered twice through a server differs in its Received lines:
+            # the Message-ID from the same sender recognises it.
+            if letter.message_id and session.exec(select(InboundMail.id).where(
+                    InboundMail.message_id == letter.message_id[:998],
+                    InboundMail.sender == letter.sender[:320])).first():
                 return None
             row = InboundMail(message_id=letter.message_id[:998], content_hash=digest, source=source[:255],
                               sender=letter.sender[:320], subject=letter.subject, raw=raw, received_at=now)
@@ -505,11 +511,8 @@ def _fill_from_quote(envelope: Envelope, text: str) -> None:
     """
     if envelope.game and envelope.role and envelope.secret:
         return
-    for line in text.split("\n"):
-        stripped = line.strip()
-        if not stripped.startswith(">"):
-            continue
-        words = stripped.lstrip(">").split()
+    for line in quoted_lines(text):
+        words = line.split()
         if len(words) >= 2 and words[0].upper() in {"GAME", "ROLE", "SECRET"}:
             key = words[0].lower()
             if getattr(envelope, key) is None:
