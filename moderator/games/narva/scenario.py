@@ -1445,10 +1445,6 @@ def _duplicates(values: Iterable[str]) -> list[str]:
     return sorted(v for v, n in Counter(values).items() if n > 1)
 
 
-def _on_map(s: Scenario, h: str) -> bool:
-    return s.on_map(h)
-
-
 def _check_grid(s: Scenario) -> list[str]:
     problems: list[str] = []
     g = s.map.grid
