@@ -8,7 +8,13 @@ A player's message body, after the envelope, is read line by line into a `Plan`:
 * ``STOP`` ends the script there (useful as ``IF LOST: STOP``);
 * ``STANDING <kind> [IF <test>…]: <order>|ASK|NONE`` files a standing order that answers every
   future decision of that kind whose tests hold; ``ASK <kind>`` is short for
-  ``STANDING <kind>: ASK``; ``STANDING CLEAR [<kind>]`` withdraws them.
+  ``STANDING <kind>: ASK``; ``STANDING CLEAR [<kind>]`` withdraws them;
+* ``ON <test> [AND <test>…]: <order>`` files a *keyed order* on the seat's agenda: it answers the
+  first decision of its kind, at any later moment of the current period (a game's turn), whose
+  tests hold and for which it is legal, and is then used up.  Games whose decisions come in an
+  order nobody can foresee (Across the Narva draws command chits from a cup) are played this way:
+  "ON CHIT 2SH: ACTIVATE 109", "ON HQ 109: MOVE 381 TO 2223".  A message with ON lines replaces
+  the seat's agenda; ``ON CLEAR`` empties it; lines left unused when the period ends expire.
 
 Tests are the game's named conditions, evaluated only on the deciding role's own view.
 """
@@ -63,20 +69,41 @@ class Standing:
         return f"STANDING {self.kind.upper()}{guard}: {self.answer}"
 
 
+@dataclass(frozen=True)
+class AgendaLine:
+    """A keyed order: used once, by the first decision of its kind whose tests hold and that takes it."""
+
+    line_no: int
+    kind: str
+    text: str  # canonical order text
+    guard: tuple[Test, ...] = ()
+    period: str | None = None  # the game's period (turn) it was filed for; None = no expiry
+
+    def render(self) -> str:
+        if not self.guard:
+            return f"ON ANY: {self.text}"
+        return "ON " + " AND ".join(t.render() for t in self.guard) + ": " + self.text
+
+
 @dataclass
 class Plan:
-    """What a seat has filed: a script waiting to run and its standing orders."""
+    """What a seat has filed: a script waiting to run, its keyed orders and its standing orders."""
 
     script: list[ScriptLine] = field(default_factory=list)
     standing: list[Standing] = field(default_factory=list)
+    agenda: list[AgendaLine] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        raw: dict[str, Any] = {
             "script": [{"line_no": s.line_no, "text": s.text, "guard": [asdict(t) for t in s.guard]}
                        for s in self.script],
             "standing": [{"kind": s.kind, "answer": s.answer, "line_no": s.line_no,
                           "guard": [asdict(t) for t in s.guard]} for s in self.standing],
         }
+        if self.agenda:
+            raw["agenda"] = [{"line_no": a.line_no, "kind": a.kind, "text": a.text, "period": a.period,
+                              "guard": [asdict(t) for t in a.guard]} for a in self.agenda]
+        return raw
 
     @classmethod
     def from_json(cls, raw: dict[str, Any] | None) -> "Plan":
@@ -90,6 +117,8 @@ class Plan:
             [ScriptLine(s["line_no"], s["text"], tests(s["guard"])) for s in raw.get("script", [])],
             [Standing(s["kind"], s["answer"], tests(s["guard"]), s.get("line_no", 0))
              for s in raw.get("standing", [])],
+            [AgendaLine(a["line_no"], a["kind"], a["text"], tests(a["guard"]), a.get("period"))
+             for a in raw.get("agenda", [])],
         )
 
 
@@ -113,6 +142,8 @@ class ParsedBody:
     script: list[ScriptLine] = field(default_factory=list)
     standing: list[Standing] = field(default_factory=list)
     clear_kinds: list[str | None] = field(default_factory=list)
+    agenda: list[AgendaLine] = field(default_factory=list)
+    agenda_given: bool = False  # ON lines (or ON CLEAR) were sent: they replace the seat's agenda
     lines: list[LineResult] = field(default_factory=list)
 
     @property
@@ -121,7 +152,7 @@ class ParsedBody:
 
 
 def _split_guard(text: str) -> tuple[str, str]:
-    """'IF A AND B: ORDER' -> ('A AND B', 'ORDER'); also accepts 'IF A THEN ORDER'."""
+    """'IF A AND B: ORDER' -> ('A AND B', 'ORDER'); also accepts 'IF A THEN ORDER' (and 'ON ...')."""
     body = text[2:].strip()
     if ":" in body:
         condition, _, rest = body.partition(":")
@@ -179,6 +210,17 @@ def parse_body(lines: Sequence[tuple[int, str]], grammar: Grammar, lexicon: Lexi
                 body.lines.append(LineResult(line_no, raw, "STOP"))
             elif upper.startswith("STANDING ") or upper.startswith("ASK "):
                 body.lines.append(_parse_standing(line_no, raw, text, grammar, lexicon, kinds, body))
+            elif upper.startswith("ON "):
+                body.agenda_given = True
+                if upper.split() == ["ON", "CLEAR"]:
+                    body.lines.append(LineResult(line_no, raw, "ON CLEAR"))
+                    continue
+                condition, order_text = _split_guard(text)
+                guard = () if condition.upper() == "ANY" else parse_tests(condition, grammar)
+                order = grammar.parse(order_text, lexicon)
+                line = AgendaLine(line_no, order.kind, grammar.render(order), guard)
+                body.agenda.append(line)
+                body.lines.append(LineResult(line_no, raw, line.render()))
             elif upper.startswith("IF "):
                 condition, order_text = _split_guard(text)
                 guard = parse_tests(condition, grammar)

@@ -3,8 +3,11 @@
 This is the one place where "few round trips" (DESIGN §4) is implemented, for every game:
 
 * each pending decision is answered, in this order, by the head of the role's script (when it is
-  an order of the decision's kind), by the role's standing orders (the player's own, then the
+  an order of the decision's kind), by the first keyed order on the role's agenda that fits it
+  (its kind, its tests, and legal now), by the role's standing orders (the player's own, then the
   game's defaults), or else it waits for the player;
+* keyed orders belong to the game's current period (engines may define ``period(state)``, e.g. the
+  turn); when the period changes, unused ones expire and the player is told;
 * a script line that no longer fits is not guessed around: the rest of the script is held, the
   player is told why, and the decision waits for them;
 * a standing order whose answer is illegal at that moment gives the decision's default at once,
@@ -22,7 +25,7 @@ from typing import Sequence
 from moderator.core.contract import Decision, Engine, Event, StandingDefault
 from moderator.core.errors import IllegalOrder, OrderError, ParseError
 from moderator.core.grammar import Order
-from moderator.core.plans import ASK, Plan, ScriptLine, Standing, Test
+from moderator.core.plans import ASK, AgendaLine, Plan, ScriptLine, Standing, Test
 from moderator.core.rng import Draw, Rng
 
 
@@ -59,6 +62,13 @@ class Advance:
     holds: list[Hold] = field(default_factory=list)
     waiting: list[Decision] = field(default_factory=list)
     skipped: list[tuple[str, int, str]] = field(default_factory=list)
+    expired: list[tuple[str, AgendaLine]] = field(default_factory=list)
+
+
+def period_of(engine: Engine, state: object) -> str | None:
+    """The engine's current period for keyed orders (None when the game has none)."""
+    period = getattr(engine, "period", None)
+    return period(state) if period is not None else None
 
 
 class Runner:
@@ -80,6 +90,7 @@ class Runner:
             if not decisions:
                 result.waiting = []
                 return result
+            self._expire(result, plans)
             progressed = False
             for decision in decisions:
                 if decision.key in blocked:
@@ -169,25 +180,53 @@ class Runner:
             plan.script.pop(0)
             self._record(result, new_state, decision, order, "script", events, rng, line.line_no)
             return True
-        # 2. standing orders: the player's own first, then the game's
+        # 2. keyed orders, in the order written: the first that fits and is legal is used up
+        for line in list(plan.agenda):
+            if line.kind != decision.kind:
+                continue
+            counters = dict(rng.counters)
+            try:
+                if not self._guard_holds(state, decision, line.guard):
+                    continue
+                order = self._parse(state, decision, line.text)
+                new_state, events = self.engine.apply(state, decision.role, order, rng)
+            except OrderError:
+                # Not legal now (a unit already moved, a path blocked): it may fit a later question.
+                rng.take_draws()
+                rng.counters = counters
+                continue
+            plan.agenda.remove(line)
+            self._record(result, new_state, decision, order, "agenda", events, rng, line.line_no)
+            return True
+        # 3. standing orders: the player's own first, then the game's
         for standing, source in self._standing_for(decision, plan):
             if not self._guard_holds(state, decision, standing.guard):
                 continue
             if standing.answer == ASK:
                 return False
             text = standing.answer
+            counters = dict(rng.counters)
             try:
                 order = self._parse(state, decision, text)
                 new_state, events = self.engine.apply(state, decision.role, order, rng)
             except OrderError:
                 # Same speed as declining: take the default now (see module docstring).
                 rng.take_draws()
+                rng.counters = counters
                 order = self._parse(state, decision, decision.default)
                 new_state, events = self.engine.apply(state, decision.role, order, rng)
                 source = "default"
             self._record(result, new_state, decision, order, source, events, rng, standing.line_no or None)
             return True
         return False
+
+    def _expire(self, result: Advance, plans: dict[str, Plan]) -> None:
+        period = period_of(self.engine, result.state)
+        for role, plan in plans.items():
+            keep = [line for line in plan.agenda if line.period is None or line.period == period]
+            if len(keep) != len(plan.agenda):
+                result.expired.extend((role, line) for line in plan.agenda if line not in keep)
+                plan.agenda[:] = keep
 
     def _standing_for(self, decision: Decision, plan: Plan):
         for standing in plan.standing:

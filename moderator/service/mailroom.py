@@ -26,6 +26,7 @@ from sqlmodel import Session, func, select
 from moderator.clock import as_utc
 from moderator.core.errors import ModeratorError
 from moderator.core.plans import Plan, ScriptLine, parse_body
+from moderator.core.runner import period_of
 from moderator.core.runner import Runner, merge_standing
 from moderator.core.rng import Rng, new_seed
 from moderator.mail.envelope import Envelope, read_envelope
@@ -259,7 +260,9 @@ class Mailroom:
             script = before + plan.script + after
         else:
             script = body.script
-        plan = merge_standing(Plan(script=script, standing=plan.standing), body.standing, body.clear_kinds)
+        agenda = stamp_agenda(table, body) if body.agenda_given else plan.agenda
+        plan = merge_standing(Plan(script=script, standing=plan.standing, agenda=agenda), body.standing,
+                              body.clear_kinds)
         table.save_plan(seat.role, plan)
         seat.submitted_at = now
         session.add(Submission(game_id=game.id, role=seat.role, inbound_id=inbound.id, body=letter.text[:64000],
@@ -277,19 +280,22 @@ class Mailroom:
         receipt["verdict"] = "Accepted."
         result = self.app.turns.run(table, now, receipts={seat.role: receipt})
         mine = [h for h in result.holds if h.role == seat.role]
-        applied = sum(1 for s in result.steps if s.role == seat.role and s.source == "script")
+        applied = sum(1 for s in result.steps if s.role == seat.role and s.source in ("script", "agenda"))
         return Outcome("applied", f"{applied} order(s) applied, {len(mine)} hold(s)", game.id, result.reports)
 
     def _dry_run(self, table: Table, seat: Seat, body, continue_at: int | None) -> str:
         """Run the orders on a copy with throwaway dice: say which lines would run, reveal nothing."""
         plan = table.plan(seat.role)
         script = list(body.script) if continue_at is None else list(body.script) + plan.script
-        plans = {role: (Plan(script=script, standing=merge_standing(plan, body.standing, body.clear_kinds).standing)
-                        if role == seat.role else Plan(standing=table.plan(role).standing))
+        agenda = stamp_agenda(table, body) if body.agenda_given else plan.agenda
+        plans = {role: (Plan(script=script, standing=merge_standing(plan, body.standing, body.clear_kinds).standing,
+                             agenda=list(agenda))
+                        if role == seat.role else Plan(standing=table.plan(role).standing,
+                                                       agenda=table.plan(role).agenda))
                  for role in table.player_roles}
         # Throwaway key: a check must never preview the real dice.
         advance = Runner(table.engine).advance(table.state, plans, Rng(new_seed()))
-        used = [s for s in advance.steps if s.role == seat.role and s.source == "script"]
+        used = [s for s in advance.steps if s.role == seat.role and s.source in ("script", "agenda")]
         held = [h for h in advance.holds if h.role == seat.role]
         parts = [f"CHECK only: nothing was applied. {len(used)} of your orders would run now"]
         if held:
@@ -458,6 +464,8 @@ class Mailroom:
         plan = table.plan(seat.role)
         if plan.script:
             lines += ["", "Your queued script:"] + [f"  {s.render()}" for s in plan.script]
+        if plan.agenda:
+            lines += ["", "Your keyed orders for this turn:"] + [f"  {a.render()}" for a in plan.agenda]
         if plan.standing:
             lines += ["", "Your standing orders:"] + [f"  {s.render()}" for s in plan.standing]
         lines += ["", f"Seed commitment: {table.game.commitment}"]
@@ -530,3 +538,11 @@ def _replace_header(raw: bytes, name: str, value: str) -> bytes:
         else:
             out.append(line)
     return b"\r\n".join(out) + sep + body
+
+
+def stamp_agenda(table: Table, body) -> list:
+    """The message's keyed orders, marked with the game's current period so they expire with it."""
+    from dataclasses import replace as _replace
+
+    period = period_of(table.engine, table.state)
+    return [_replace(line, period=period) for line in body.agenda]

@@ -154,7 +154,8 @@ def report_context(engine: Engine, environment: Environment, addressing: Address
     context = dict(
         heading=heading, receipt=payload.get("receipt"), holds=payload.get("holds", []), events=lines,
         view=view, role=role, decisions=decisions, outcome=outcome, queued=payload.get("queued", []),
-        standing=payload.get("standing", []), commitment=payload["commitment"], seed=payload.get("seed"),
+        standing=payload.get("standing", []), agenda=payload.get("agenda", []), expired=payload.get("expired", []),
+        commitment=payload["commitment"], seed=payload.get("seed"),
         orders_address=addressing.orders_address, envelope=payload.get("envelope", []),
         situation_text=text_template, situation_html=html_template, map_cid=map_cid,
         map_alt=f"Map of {game_id} as {role} sees it", game_id=game_id,

@@ -30,6 +30,7 @@ class RunResult:
     waiting: list[Decision] = field(default_factory=list)
     reports: list[Outbox] = field(default_factory=list)
     finished: bool = False
+    expired: list[tuple[str, Any]] = field(default_factory=list)  # (role, AgendaLine) unused when a turn ended
 
 
 def deadline_hours(settings: DeadlineSettings, game_settings: dict[str, Any], decision: Decision) -> float:
@@ -78,6 +79,7 @@ class TurnRunner:
             table.state = advance.state
             result.steps.extend(advance.steps)
             result.holds.extend(advance.holds)
+            result.expired.extend(advance.expired)
             for step in advance.steps:
                 self._log_step(table, step, now)
             due = [d for d in advance.waiting if d.key in forced or self._is_due(table, d, now)]
@@ -165,14 +167,14 @@ class TurnRunner:
             holds = [h for h in result.holds if h.role == role]
             if not (events or new_questions or holds or role in receipts or finished or report_all):
                 continue
-            rows.append(self._report_one(table, seat, now, holds, receipts.get(role), observer))
+            rows.append(self._report_one(table, seat, now, holds, receipts.get(role), observer, result.expired))
             seat.asked_json = dumps(sorted((asked & waiting_keys) | mine))
             table.session.add(seat)
         table.forget_events()  # read once for the reports of this run only
         return rows
 
     def _report_one(self, table: Table, seat, now: datetime, holds: list[Hold], receipt: dict[str, Any] | None,
-                    observer: bool) -> Outbox:
+                    observer: bool, expired: list[tuple[str, Any]] = ()) -> Outbox:
         engine = table.engine
         plan = table.plan(seat.role) if not observer else None
         from_seq = seat.last_report_seq
@@ -191,6 +193,8 @@ class TurnRunner:
                                            "held": list(h.held)} for h in holds],
             "queued": [line.render() for line in plan.script] if plan else [],
             "standing": [s.render() for s in plan.standing] if plan else [],
+            "agenda": [a.render() for a in plan.agenda] if plan else [],
+            "expired": [f"line {line.line_no}: {line.render()}" for role, line in expired if role == seat.role],
             "deadlines": json.loads(seat.deadlines_json or "{}") if not observer else {},
             "commitment": table.game.commitment,
             "seed": table.game.seed_hex if table.game.status == "over" else None,

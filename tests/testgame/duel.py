@@ -109,6 +109,10 @@ class DuelEngine:
     def progress(self, state: dict[str, Any]) -> tuple[int, int]:
         return state["round"], state["rounds"]
 
+    def period(self, state: dict[str, Any]) -> str:
+        """Keyed (ON) orders last one round."""
+        return f"R{state['round']}"
+
     def phase_label(self, state: dict[str, Any]) -> str:
         return f"R{state['round']}-{state['active'].upper()}"
 
