@@ -736,7 +736,9 @@ class Scenario(BaseModel):
     # -- index (built once per object; frozen models only change through copies) ------------
 
     def _index(self) -> dict[str, Any]:
-        cache = self._cache
+        # Read the private cache straight from pydantic's slot: going through the model's
+        # __getattr__ on every lookup made the engine's hot loops several times slower.
+        cache = self.__pydantic_private__["_cache"]
         if not cache:
             cache.update(_build_index(self))
         return cache
@@ -784,7 +786,14 @@ class Scenario(BaseModel):
             raise KeyError(f"{a} and {b} are not adjacent hexes of the map") from None
 
     def distance(self, a: str, b: str) -> int:
-        return self._index()["grid"].distance(a, b)
+        axial = self._index()["axial"]
+        try:
+            q1, r1 = axial[a]
+            q2, r2 = axial[b]
+        except KeyError:
+            return self._index()["grid"].distance(a, b)
+        dq, dr = q1 - q2, r1 - r2
+        return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
     def west_of_narva(self, hex_id: str) -> bool:
         return self.hex(hex_id).west_of_narva
@@ -1194,6 +1203,7 @@ def _build_index(s: Scenario) -> dict[str, Any]:
 
     return {
         "grid": grid,
+        "axial": {h: grid.to_axial(h) for h in hex_ids},
         "hex_ids": hex_ids,
         "hexes": hexes,
         "nbrs": nbrs,

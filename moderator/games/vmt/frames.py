@@ -12,6 +12,8 @@ from typing import Any, Callable, Iterable, Protocol, Sequence
 
 from moderator.core.contract import Decision
 from moderator.core.grammar import Order
+from moderator.core import frames as core_frames
+from moderator.core.frames import answered, ask  # noqa: F401  (re-exported for the VMT handlers)
 from moderator.games.vmt.board import Board
 
 
@@ -26,23 +28,7 @@ class Handler(Protocol):
 
 
 def new_frame(board: Board, kind: str, **fields: Any) -> dict[str, Any]:
-    board.data["next_id"] += 1
-    frame = {"kind": kind, "id": board.data["next_id"], "asked": 0}
-    frame.update(fields)
-    return frame
-
-
-def ask(frame: dict[str, Any], side: str, kind: str, prompt: str, options: Sequence[str], default: str,
-        secret: bool = False, deadline: str = "phase", interrupts: str | None = None,
-        context: dict[str, Any] | None = None) -> Decision:
-    """A decision whose key changes after every answer the frame takes (so deadlines restart)."""
-    key = f"f{frame['id']}.{frame['asked']}.{side}.{kind}"
-    return Decision(key, side, kind, prompt, default, tuple(options), secret, deadline, interrupts,
-                    context or {})
-
-
-def answered(frame: dict[str, Any]) -> None:
-    frame["asked"] += 1
+    return core_frames.new_frame(board.data, kind, **fields)
 
 
 def options_as_orders(board: Board, decision: Decision) -> list[Order]:

@@ -1,0 +1,251 @@
+"""An activation (4.0-4.2, 6.0, 9.0): an HQ's units move, then attack.
+
+The same frame serves every way units get to move: a command chit's HQ (with attachments, the
+Army Group Narwa extras, the 260th MS, the Strachwitz barrage), the Soviet Free Move (2.5.4), a
+random event's regrouping ("move all units of one division", 2.5.2B), reinforcements entering
+(8.0B) and rebuilt units (11.2.2E).  ``mode`` says which; ``movers`` may move, ``fighters`` may
+also attack.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from moderator.core.frames import answered, ask, new_frame
+from moderator.core.grammar import Order
+from moderator.games.narva.board import Board, enemy
+from moderator.games.narva.combat import compute_odds, odds_label, start_combat
+from moderator.games.narva.movement import NORMAL, RAIL, STRATEGIC, MoveRules, describe, find_path, follow
+
+ATTACHMENTS = 3  # 4.2.1A
+STRACHWITZ_ATTACHMENTS = 4  # 4.2.3B
+AGN_EXTRAS = 2  # 2.4.2B
+
+
+def start_activation(board: Board, side: str, mode: str, *, chit: str | None = None, hq: str | None = None,
+                     movers: list[str] = (), fighters: list[str] = (), stage: str = "move",
+                     context: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Push an activation that goes straight to its moves (the command chit path asks for its HQ
+    first, see `command.Activation`)."""
+    return board.push(new_frame(board.data, "activation", side=side, mode=mode, chit=chit, hq=hq,
+                                stage=stage, movers=list(movers), fighters=list(fighters), moved=[],
+                                attacked=[], ferries=[], context=dict(context or {})))
+
+
+def movable(board: Board, frame: dict[str, Any]) -> list[str]:
+    pinned = {u for units in board.data["pinned"].values() for u in units}
+    return [u for u in frame["movers"] if board.on_map(u) and u not in frame["moved"] and u not in pinned]
+
+
+def attackers_available(board: Board, frame: dict[str, Any]) -> list[str]:
+    pinned = {u for units in board.data["pinned"].values() for u in units}
+    return [u for u in frame["fighters"] if board.on_map(u) and board.is_combat(u) and u not in frame["attacked"]
+            and u not in pinned]
+
+
+def attack_targets(board: Board, frame: dict[str, Any]) -> dict[str, list[str]]:
+    """Enemy hexes with combat units (9.0B) next to available attackers -> those attackers."""
+    side = frame["side"]
+    found: dict[str, list[str]] = {}
+    for uid in attackers_available(board, frame):
+        for n in board.s.neighbours(board.hex_of(uid)):
+            if board.enemy_in(n, side) and board.combat_units_at(n):
+                found.setdefault(n, []).append(uid)
+    return found
+
+
+def rules_for(frame: dict[str, Any], mode: str = NORMAL) -> MoveRules:
+    return MoveRules(mode=mode, reinforcement=frame["mode"] == "reinforce",
+                     avoid_ezoc=frame["mode"] == "free", ferries_used=set(frame["ferries"]))
+
+
+def distance_to_enemy(board: Board, side: str, radius: int = 12) -> dict[str, int]:
+    """Hex -> steps to the nearest enemy-held hex (breadth-first from all of them at once)."""
+    frontier = [h for h in board.occupied_hexes() if board.enemy_in(h, side)]
+    near = {h: 0 for h in frontier}
+    for step in range(1, radius + 1):
+        nxt = []
+        for h in frontier:
+            for n in board.s.neighbours(h):
+                if n not in near:
+                    near[n] = step
+                    nxt.append(n)
+        frontier = nxt
+    return near
+
+
+def ready_air(board: Board, side: str) -> list[str]:
+    return [a for a, box in board.data["air"].items() if box == "ready" and board.s.air_unit(a).side == side]
+
+
+class Moves:
+    """The movement and combat stages shared by every kind of activation."""
+
+    # ------------------------------------------------------------------ move stage
+
+    def move_decision(self, board: Board, frame: dict[str, Any]):
+        units = movable(board, frame)
+        names = ", ".join(f"{board.unit(u).name}@{board.hex_of(u)}" for u in units[:24])
+        more = f" and {len(units) - 24} more" if len(units) > 24 else ""
+        what = {"reinforce": "Move your arriving reinforcements (8.0B; rail or strategic allowed)",
+                "free": "Free Move (2.5.4): move, never starting in or entering an enemy ZOC",
+                "regroup": "Regroup (random event): move the formation's units; no combat",
+                "rebuild": "Move the rebuilt unit (11.2.2E)"}.get(frame["mode"], "Movement Segment (6.0)")
+        prompt = f"{what}: MOVE <units> TO <hex> [STRATEGIC], or MOVE DONE. Units: {names}{more}."
+        return ask(frame, frame["side"], "move", prompt, ["MOVE DONE"], "MOVE DONE", context=self.context(frame))
+
+    def apply_move(self, board: Board, frame: dict[str, Any], order: Order) -> None:
+        if order.form == "done":
+            answered(frame)
+            frame["stage"] = "attack" if frame["fighters"] else "end"
+            return
+        units = [str(u) for u in order.values("units")]
+        dest = str(order.get("hex"))
+        mode = {"STRATEGIC": STRATEGIC, "RAIL": RAIL}.get(str(order.get("mode") or ""), NORMAL)
+        can = movable(board, frame)
+        for uid in units:
+            if uid not in can:
+                why = "has already moved" if uid in frame["moved"] else \
+                    "is pinned (2.5.1.3A)" if any(uid in v for v in board.data["pinned"].values()) else \
+                    "is not activated now (4.0A, 4.2.6)"
+                board.fail(f"{board.unit(uid).name} {why}", [f"MOVE {board.unit(u).name} TO {dest}" for u in can[:3]])
+        answered(frame)
+        for uid in units:
+            rules = rules_for(frame, mode)
+            path = find_path(board, uid, dest, rules, allowance=self._allowance(board, frame, uid))
+            start = path.hexes[0]
+            follow(board, uid, path)
+            frame["moved"].append(uid)
+            if path.ferry:
+                frame["ferries"].append(path.ferry)
+            board.emit("moved", side=frame["side"], unit=uid, path=list(path.hexes), how=describe(path), mode=mode,
+                       visible_to=(frame["side"],))
+            board.emit("enemy_moved", side=frame["side"], start=start, end=dest, hidden_from=(frame["side"],),
+                       top=self._visible_top(board, dest))
+            board.remember("move", side=frame["side"], unit=uid, path=list(path.hexes))
+
+    @staticmethod
+    def _allowance(board: Board, frame: dict[str, Any], uid: str) -> float:
+        if frame["mode"] in ("reinforce",):
+            return float(board.unit(uid).strength(board.is_reduced(uid)).movement)  # 8.0B full MA on entry
+        return float(board.movement_allowance(uid))
+
+    @staticmethod
+    def _visible_top(board: Board, hex_id: str) -> str | None:
+        """What the enemy sees arrive: under fog only the top unit of the stack (2.1.3B)."""
+        units = board.units_at(hex_id)
+        return units[0] if units else None
+
+    def move_legal(self, board: Board, frame: dict[str, Any]) -> list[Order]:
+        """A sample of legal moves (for random playouts): for a few units, the reachable hexes
+        nearest an enemy, plus MOVE DONE.  Players may of course order any legal move."""
+        from moderator.games.narva.movement import reachable
+
+        out = [Order.make("move", "done")]
+        near = distance_to_enemy(board, frame["side"])
+        for uid in movable(board, frame)[:4]:
+            found = reachable(board, uid, rules_for(frame))
+            for dest in sorted(found, key=lambda h: (near.get(h, 99), h))[:2]:
+                out.append(Order.make("move", "to", units=(uid,), hex=dest))
+        return out
+
+    # ------------------------------------------------------------------ attack stage
+
+    def attack_legal(self, board: Board, frame: dict[str, Any]) -> list[Order]:
+        out = [Order.make("attack", "done")]
+        air = ready_air(board, frame["side"])
+        for target, units in sorted(attack_targets(board, frame).items()):
+            if not any(board.attack(u) > 0 for u in units):
+                continue
+            if compute_odds(board, frame["side"], units, target, {}).column is None and not air:
+                continue
+            out.append(Order.make("attack", "hex", hex=target, units=tuple(units)))
+            if air:
+                out.append(Order.make("attack", "hex", hex=target, units=tuple(units), full=(air[0],)))
+        return out
+
+    def attack_decision(self, board: Board, frame: dict[str, Any]):
+        targets = attack_targets(board, frame)
+        listing = "; ".join(f"{h} ({', '.join(board.unit(u).name for u in units)})" for h, units in sorted(targets.items()))
+        air = ", ".join(board.s.air_unit(a).name + f"[{a}]" for a in ready_air(board, frame["side"])) or "none"
+        prompt = (f"Combat Segment (9.0): ATTACK <hex> WITH <units> [FULL <air>] [NORMAL <air>], or ATTACK DONE. "
+                  f"Targets: {listing or 'none'}. Air units ready: {air}.")
+        return ask(frame, frame["side"], "attack", prompt, ["ATTACK DONE"], "ATTACK DONE", context=self.context(frame))
+
+    def apply_attack(self, board: Board, frame: dict[str, Any], order: Order) -> None:
+        side = frame["side"]
+        if order.form == "done":
+            answered(frame)
+            frame["stage"] = "end"
+            return
+        target = str(order.get("hex"))
+        units = [str(u) for u in order.values("units")]
+        full = [str(a) for a in order.values("full")]
+        normal = [str(a) for a in order.values("normal")]
+        available = attackers_available(board, frame)
+        if not (board.enemy_in(target, side) and board.combat_units_at(target)):
+            board.fail(f"{target} holds no enemy combat units: empty hexes and lone HQs cannot be attacked (9.0B)")
+        for uid in units:
+            if uid not in available:
+                board.fail(f"{board.unit(uid).name} cannot attack now: not activated for combat, pinned, or it "
+                           f"already attacked (9.0A, 9.2.1B, 2.5.1.3A)")
+            if target not in board.s.neighbours(board.hex_of(uid)):
+                board.fail(f"{board.unit(uid).name} at {board.hex_of(uid)} is not next to {target} (9.0A)")
+        if len(set(units)) != len(units):
+            board.fail("a unit is named twice")
+        if not any(board.attack(u) > 0 for u in units):
+            board.fail("at least one attacking unit must have an attack strength above zero (9.2.3)")
+        air = self._air(board, side, full, normal)
+        min_column = None
+        if order.get("odds"):
+            if board.fog:
+                board.fail("with fog of war an announced attack cannot be made conditional on its odds (2.1.3C); "
+                           "drop the MIN clause")
+            min_column = self._column_of(board, side, str(order.get("odds")))
+        answered(frame)
+        frame["attacked"].extend(units)
+        board.emit("attack_announced", side=side, target=target, units=units, air=air)
+        start_combat(board, side, target, units, air, min_column=min_column)
+
+    @staticmethod
+    def _air(board: Board, side: str, full: list[str], normal: list[str]) -> dict[str, str]:
+        air: dict[str, str] = {}
+        ready = ready_air(board, side)
+        for a in full + normal:
+            if a not in ready:
+                board.fail(f"air unit {a} is not ready in its holding box (12.1.1A)", ready[:3])
+        if len(full) + len(normal) > 2:
+            board.fail("at most two air units support one combat (12.1.1A)")
+        for a in normal:
+            if board.s.air_unit(a).normal is None:
+                board.fail(f"{board.s.air_unit(a).name} can only make a full attack (12.1.1B)")
+        air.update({a: "full" for a in full})
+        air.update({a: "normal" for a in normal})
+        if len(air) != len(full) + len(normal):
+            board.fail("an air unit is named twice")
+        return air
+
+    @staticmethod
+    def _column_of(board: Board, side: str, text: str) -> int:
+        for col in board.s.tables.crt.columns:
+            if getattr(col, side) == text:
+                return col.index
+        board.fail(f"no column {text} on the {side} line of the CRT",
+                   [getattr(c, side) for c in board.s.tables.crt.columns][:3])
+        raise AssertionError
+
+    @staticmethod
+    def context(frame: dict[str, Any]) -> dict[str, Any]:
+        ctx = dict(frame.get("context") or {})
+        ctx.update({"mode": frame["mode"], "chit": frame.get("chit_group"), "hq": frame.get("hq")})
+        return ctx
+
+
+def preview_odds(board: Board, side: str, units: list[str], target: str) -> str:
+    """For hints: the odds as the attacker would see them with the defender revealed."""
+    odds = compute_odds(board, side, units, target, {})
+    return "cancelled" if odds.column is None else odds_label(board, side, odds.column)
+
+
+def enemy_of(side: str) -> str:
+    return enemy(side)

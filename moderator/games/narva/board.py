@@ -1,0 +1,302 @@
+"""The working copy of an Across the Narva game that the rules modules read and change.
+
+The engine state is a plain JSON tree; `Board` wraps one copy of it with the scenario, the random
+source and the events being emitted, and gives the rules modules a vocabulary that reads as prose:
+``board.units_at(hex)``, ``board.in_enemy_zoc(hex, side)``, ``board.lose_step(unit)``.
+
+State layout (see `setup.initial_state`)::
+
+    units[id] = {"hex": "2122" | None, "reduced": bool, "where": "map" | "pending" | "eliminated" |
+                 "withdrawn", "supply": "ok" | "oos" | "isolated", "seq": arrival counter}
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any, Iterable
+
+from moderator.core.contract import Event
+from moderator.core.errors import IllegalOrder
+from moderator.core.rng import Die, Rng
+from moderator.games.narva.scenario import MECHANIZED_TYPES, Scenario, Unit
+
+SIDES = ("german", "soviet")
+
+
+def enemy(side: str) -> str:
+    return "soviet" if side == "german" else "german"
+
+
+class Board:
+    def __init__(self, data: dict[str, Any], scenario: Scenario, rng: Rng | None = None):
+        self.data = data
+        self.s = scenario
+        self.rng = rng
+        self.events: list[Event] = []
+        self._where: dict[str, list[str]] | None = None
+        self._zoc: dict[str, frozenset[str]] = {}
+        self._side_units: dict[str, list[str]] = {}
+
+    # ------------------------------------------------------------------ events and dice
+
+    def emit(self, kind: str, visible_to: Iterable[str] | None = None, hidden_from: Iterable[str] = (),
+             **data: Any) -> None:
+        self.events.append(Event(kind, data, tuple(visible_to) if visible_to is not None else None,
+                                 tuple(hidden_from)))
+
+    def remember(self, kind: str, **data: Any) -> None:
+        """A public action of the current activation, for the map's highlights."""
+        self.data["recent"].append(dict(data, kind=kind))
+
+    def d6(self, purpose: str) -> Die:
+        assert self.rng is not None, "rolling dice needs the game's Rng"
+        return self.rng.d6(purpose)
+
+    # ------------------------------------------------------------------ simple fields
+
+    @property
+    def turn(self) -> int:
+        return self.data["turn"]
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return self.data["options"]
+
+    @property
+    def fog(self) -> bool:
+        return self.options["fog"] == "on"
+
+    @property
+    def frozen(self) -> bool:
+        """Major rivers and the winter trail are frozen (6.2.1C, 6.2.2B)."""
+        return self.s.frozen(self.turn, self.data["freeze_extended"])
+
+    @property
+    def stack(self) -> list[dict[str, Any]]:
+        return self.data["stack"]
+
+    def top(self) -> dict[str, Any] | None:
+        return self.stack[-1] if self.stack else None
+
+    def push(self, frame: dict[str, Any]) -> dict[str, Any]:
+        self.stack.append(frame)
+        return frame
+
+    def pop(self) -> dict[str, Any]:
+        return self.stack.pop()
+
+    def frames(self, kind: str) -> list[dict[str, Any]]:
+        return [f for f in self.stack if f["kind"] == kind]
+
+    # ------------------------------------------------------------------ units
+
+    def unit(self, uid: str) -> Unit:
+        return self.s.unit(uid)
+
+    def state_of(self, uid: str) -> dict[str, Any]:
+        return self.data["units"][uid]
+
+    def hex_of(self, uid: str) -> str | None:
+        return self.data["units"][uid]["hex"]
+
+    def side_of(self, uid: str) -> str:
+        return self.s.unit(uid).side
+
+    def on_map(self, uid: str) -> bool:
+        return self.data["units"][uid]["where"] == "map"
+
+    def is_reduced(self, uid: str) -> bool:
+        return self.data["units"][uid]["reduced"]
+
+    def is_hq(self, uid: str) -> bool:
+        return self.s.unit(uid).type == "hq"
+
+    def is_combat(self, uid: str) -> bool:
+        return self.s.unit(uid).type != "hq"
+
+    def is_mechanized(self, uid: str) -> bool:
+        """Tanks, assault guns and mechanized units pay and cross as mechanized (ruling N-28)."""
+        return self.s.unit(uid).type in MECHANIZED_TYPES
+
+    def is_army_hq(self, uid: str) -> bool:
+        unit = self.s.unit(uid)
+        return unit.type == "hq" and unit.formation is not None and self.s.formation(unit.formation).kind == "army"
+
+    def attack(self, uid: str) -> int:
+        return self.s.unit(uid).strength(self.is_reduced(uid)).attack
+
+    def defense(self, uid: str) -> int:
+        return self.s.unit(uid).strength(self.is_reduced(uid)).defense
+
+    def movement_allowance(self, uid: str) -> int:
+        """Printed MA, halved (rounded down) when isolated (10.3.2)."""
+        ma = self.s.unit(uid).strength(self.is_reduced(uid)).movement
+        return ma // 2 if self.supply(uid) == "isolated" else ma
+
+    def supply(self, uid: str) -> str:
+        return self.data["units"][uid]["supply"]
+
+    def has_zoc(self, uid: str) -> bool:
+        """HQs, assault guns and units with a printed attack of 0 exert no ZOC (5.2)."""
+        return self.s.unit(uid).zoc
+
+    def units_of(self, side: str) -> list[str]:
+        """Units of a side on the map (a fresh list; cached until the next change)."""
+        cached = self._side_units.get(side)
+        if cached is None:
+            cached = self._side_units[side] = [u for u, st in self.data["units"].items()
+                                               if st["where"] == "map" and self.s.unit(u).side == side]
+        return list(cached)
+
+    def _index(self) -> dict[str, list[str]]:
+        if self._where is None:
+            where: dict[str, list[str]] = {}
+            for uid, st in self.data["units"].items():
+                if st["where"] == "map":
+                    where.setdefault(st["hex"], []).append(uid)
+            for units in where.values():
+                units.sort(key=lambda u: (self.is_hq(u), self.data["units"][u]["seq"]))
+            self._where = where
+        return self._where
+
+    def changed(self) -> None:
+        """Forget cached positions and zones of control after any unit changes hex or leaves play."""
+        self._where = None
+        self._zoc = {}
+        self._side_units = {}
+
+    def units_at(self, hex_id: str) -> list[str]:
+        """Units in a hex, in stack order: combat units first (in order of arrival), the HQ last."""
+        return list(self._index().get(hex_id, ()))
+
+    def occupied_hexes(self) -> dict[str, list[str]]:
+        return self._index()
+
+    def combat_units_at(self, hex_id: str) -> list[str]:
+        return [u for u in self.units_at(hex_id) if not self.is_hq(u)]
+
+    def hqs_at(self, hex_id: str) -> list[str]:
+        return [u for u in self.units_at(hex_id) if self.is_hq(u)]
+
+    def owner_of(self, hex_id: str) -> str | None:
+        units = self._index().get(hex_id)
+        return self.s.unit(units[0]).side if units else None
+
+    def enemy_in(self, hex_id: str, side: str) -> bool:
+        return self.owner_of(hex_id) == enemy(side)
+
+    def lone_hq(self, hex_id: str) -> bool:
+        units = self._index().get(hex_id, ())
+        return bool(units) and all(self.is_hq(u) for u in units)
+
+    # ------------------------------------------------------------------ moving units
+
+    def place(self, uid: str, hex_id: str) -> None:
+        st = self.data["units"][uid]
+        st["hex"] = hex_id
+        st["where"] = "map"
+        self.data["seq"] += 1
+        st["seq"] = self.data["seq"]
+        self.changed()
+        self.pass_through(uid, hex_id)
+
+    def pass_through(self, uid: str, hex_id: str) -> None:
+        """VP hex control goes to the last side to pass through with a ZOC combat unit (13.2)."""
+        if hex_id in self.data["control"] and self.has_zoc(uid) and self.is_combat(uid):
+            self.data["control"][hex_id] = self.side_of(uid)
+
+    def remove(self, uid: str, where: str = "eliminated") -> None:
+        st = self.data["units"][uid]
+        st["where"] = where
+        st["hex"] = None
+        self.changed()
+
+    def lose_step(self, uid: str, why: str) -> str:
+        """Flip a full unit, eliminate a reduced or one-step unit (9.4); say which happened."""
+        st = self.data["units"][uid]
+        hex_id = st["hex"]
+        if self.s.unit(uid).steps >= 2 and not st["reduced"]:
+            st["reduced"] = True
+            self.emit("step_lost", unit=uid, hex=hex_id, result="reduced", why=why)
+            return "reduced"
+        self.remove(uid)
+        self.emit("step_lost", unit=uid, hex=hex_id, result="eliminated", why=why)
+        return "eliminated"
+
+    # ------------------------------------------------------------------ zones of control (5.0)
+
+    def zoc_of(self, side: str) -> frozenset[str]:
+        """Hexes in the ZOC of `side`'s units: adjacent hexes, not across an unbridged major river
+        or a ferry (5.6, ruling N-29)."""
+        found = self._zoc.get(side)
+        if found is None:
+            zone: set[str] = set()
+            frozen = self.frozen
+            for hex_id, units in self._index().items():
+                if self.s.unit(units[0]).side != side or not any(self.has_zoc(u) for u in units):
+                    continue
+                for n in self.s.neighbours(hex_id):
+                    if not self.blocks_zoc(hex_id, n, frozen):
+                        zone.add(n)
+            found = self._zoc[side] = frozenset(zone)
+        return found
+
+    def in_enemy_zoc(self, hex_id: str, side: str) -> bool:
+        """Friendly units never negate EZOCs for movement, retreat or placement (5.3B, 5.4C)."""
+        return hex_id in self.zoc_of(enemy(side))
+
+    def blocks_zoc(self, a: str, b: str, frozen: bool | None = None) -> bool:
+        side = self.s.hexside(a, b)
+        if side.river is None or side.river_kind != "major":
+            return False
+        return not self.bridged(a, b, self.frozen if frozen is None else frozen) or side.ferry
+
+    def bridged(self, a: str, b: str, frozen: bool | None = None) -> bool:
+        """A river hexside crossed by a road of any kind or a railway is bridged (2.2.8A); the
+        winter trail exists only while frozen (6.2.1C), and its crossings with it (ruling N-37)."""
+        side = self.s.hexside(a, b)
+        if side.ferry:
+            return False
+        if side.bridge:
+            return True
+        routes = side.routes - {"winter_trail"}
+        if routes:
+            return True
+        return "winter_trail" in side.routes and (self.frozen if frozen is None else frozen)
+
+    # ------------------------------------------------------------------ restricted hexes (6.3)
+
+    def may_stand(self, uid: str, hex_id: str) -> bool:
+        """Terrain and the German PD / Narva restrictions (6.3A, C-E; 11.3.1), whatever the enemy."""
+        info = self.s.hex(hex_id)
+        if info.water:
+            return False
+        unit = self.s.unit(uid)
+        if unit.side == "german":
+            if info.pd_division is not None and unit.formation not in ("4SS", "11SS"):
+                return False
+            if ("narva" in info.areas or "enclave" in info.areas) and not unit.ss:
+                return False
+        if self.s.move_cost(hex_id, "mechanized" if self.is_mechanized(uid) else "infantry") is None:
+            # prohibited terrain off-road; a road or railway into the hex still lets units stand there
+            routes = info.routes if self.frozen else info.routes - {"winter_trail"}
+            return bool(routes)
+        return True
+
+    def stacking_ok(self, hex_id: str, extra: Iterable[str] = ()) -> bool:
+        """Two combat units, one HQ and one Soviet assault gun (7.1B)."""
+        units = set(self.units_at(hex_id)) | set(extra)
+        limits = self.s.meta.stacking
+        guns = [u for u in units if self.s.unit(u).type == "assault_gun" and self.side_of(u) == "soviet"]
+        hqs = [u for u in units if self.is_hq(u)]
+        combat = [u for u in units if not self.is_hq(u) and u not in guns]
+        return len(combat) <= limits.combat and len(hqs) <= limits.hq and len(guns) <= limits.soviet_assault_gun
+
+    # ------------------------------------------------------------------ misc
+
+    @cached_property
+    def last_turn(self) -> int:
+        return self.s.meta.last_turn
+
+    def fail(self, message: str, suggestions: Iterable[str] = ()) -> None:
+        raise IllegalOrder(message, tuple(suggestions))

@@ -1,0 +1,302 @@
+"""Combat (9.0-9.6) with the prepared defences (11.3.2-11.3.4), air support (12.1) and Stavka
+attacks (2.5.3).
+
+A ``combat`` frame announces the attack (which reveals both stacks, 2.1.3A), computes the odds,
+rolls, and then runs the results in the rule's order: the defender's losses and retreat, then
+the attacker's (9.1C, 9.5A), then the advance after combat (9.6).  Losses, retreats, advances and
+displacements are frames of their own, so each can ask its owner.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from moderator.core.frames import new_frame
+from moderator.games.narva.board import Board, enemy
+from moderator.games.narva.losses import push_losses
+from moderator.games.narva.retreat import push_retreat
+
+
+@dataclass
+class Odds:
+    attack: int
+    defense: int
+    attack_detail: list[dict[str, Any]] = field(default_factory=list)
+    defense_detail: list[dict[str, Any]] = field(default_factory=list)
+    base_column: int | None = 0  # column on the attacker's line before shifts (<1: below the table)
+    shifts: list[tuple[str, int]] = field(default_factory=list)
+    column: int | None = None  # final column; None = the attack is cancelled (9.3.2A)
+    zero_defense: bool = False
+
+    @property
+    def total_shift(self) -> int:
+        return sum(n for _, n in self.shifts)
+
+
+def odds_label(board: Board, side: str, column: int) -> str:
+    col = sorted(board.s.tables.crt.columns, key=lambda c: c.index)[column - 1]
+    return getattr(col, side)
+
+
+def pd_value(board: Board, division: str) -> int:
+    track = board.s.tables.pd_track
+    return track.boxes[board.data["pd"][division]]
+
+
+def pd_at_zero(board: Board, division: str) -> bool:
+    return board.data["pd"][division] >= len(board.s.tables.pd_track.boxes) - 1
+
+
+def extended_column(board: Board, side: str, attack: int, defense: int) -> int:
+    """The attacker's CRT column, continued below the table (1-3 is column 0, 1-4 column -1 ...)
+    so that right shifts can lift a low ratio back onto the table (ruling N-33)."""
+    column = board.s.odds_column(side, attack, defense)
+    if column is not None:
+        return column
+    if attack <= 0:
+        return -99
+    ratio = Fraction(defense, attack)  # defender per attacker, > 2 here
+    return 1 - (math.ceil(ratio) - 2)
+
+
+def halved_attack(board: Board, uid: str, target: str) -> tuple[Fraction, list[str]]:
+    """9.3C: halve once for any river or ferry between attacker and target (a bridge too, 2.2.8B),
+    and once for being out of supply or isolated; the effects multiply (2.1.1)."""
+    value = Fraction(board.attack(uid))
+    why = []
+    side = board.s.hexside(board.hex_of(uid), target)
+    if side.river is not None:
+        value /= 2
+        why.append("across a river")
+    if board.supply(uid) != "ok":
+        value /= 2
+        why.append(board.supply(uid))
+    return value, why
+
+
+def modified_defense(board: Board, uid: str, target: str) -> tuple[Fraction, list[str]]:
+    value = Fraction(board.defense(uid))
+    why = []
+    effect = board.s.terrain_effect(board.s.terrain(target))
+    if effect.defense_multiplier > 1:
+        value *= effect.defense_multiplier  # 9.3C: doubled once, before any halving
+        why.append(f"{board.s.terrain(target)} x{effect.defense_multiplier}")
+    if board.supply(uid) != "ok":
+        value /= 2
+        why.append(board.supply(uid))
+    return value, why
+
+
+def compute_odds(board: Board, side: str, attackers: list[str], target: str, air: dict[str, str],
+                 stavka: bool = False) -> Odds:
+    defenders = [u for u in board.units_at(target)]
+    a_total = Fraction(0)
+    d_total = Fraction(0)
+    odds = Odds(0, 0)
+    for uid in attackers:
+        value, why = halved_attack(board, uid, target)
+        a_total += value
+        odds.attack_detail.append({"unit": uid, "printed": board.attack(uid), "value": str(value), "why": why})
+    for uid in defenders:
+        value, why = modified_defense(board, uid, target)
+        d_total += value
+        odds.defense_detail.append({"unit": uid, "printed": board.defense(uid), "value": str(value), "why": why})
+    odds.attack = math.floor(a_total)  # 2.1.2: add the fractions, then round down
+    odds.defense = math.floor(d_total)
+    columns = board.s.crt_columns()
+    if odds.defense <= 0:
+        odds.zero_defense = True  # 9.3.2C: highest column, regardless of shifts
+        odds.base_column = odds.column = columns
+        return odds
+    odds.base_column = extended_column(board, side, odds.attack, odds.defense)
+    effect = board.s.terrain_effect(board.s.terrain(target))
+    if effect.column_shift:
+        odds.shifts.append((f"{board.s.terrain(target)} (TEC)", effect.column_shift))
+    if target in board.data["pinned"]:
+        odds.shifts.append(("pinned (2.5.1.3B)", 1))
+    for air_id, mode in air.items():
+        unit = board.s.air_unit(air_id)
+        odds.shifts.append((f"{unit.name} {mode} attack (12.1)", unit.full if mode == "full" else unit.normal or 0))
+    if stavka:
+        odds.shifts.append(("Stavka directive (2.5.3B)", 1))
+    division = board.s.hex(target).pd_division
+    if side == "soviet" and division is not None and board.owner_of(target) == "german":
+        value = pd_value(board, division)
+        if value:
+            odds.shifts.append((f"prepared defences {division} (11.3.2)", -value))
+    final = odds.base_column + odds.total_shift
+    odds.column = None if final < 1 else min(final, columns)
+    return odds
+
+
+def combat_die(board: Board, side: str, purpose: str) -> tuple[Any, int]:
+    die = board.d6(purpose)
+    modifier = board.s.meta.first_turn.soviet_combat_modifier if (side == "soviet" and board.turn == 1) else 0
+    return die, die.value + modifier  # 14.10B: +1 to Soviet combat rolls on Turn 1
+
+
+def start_combat(board: Board, side: str, target: str, attackers: list[str], air: dict[str, str],
+                 stavka: bool = False, min_column: int | None = None) -> dict[str, Any]:
+    return board.push(new_frame(board.data, "combat", side=side, target=target, attackers=list(attackers),
+                                air=dict(air), stavka=stavka, min_column=min_column, stage="resolve",
+                                defenders=[], result={}))
+
+
+def pd_absorb(board: Board, division: str, losses: int, retreat: int) -> tuple[int, int, int]:
+    """11.3.4: each loss, then each un-negated retreat hex, moves the division's marker one box
+    down until the zero box; what is left falls on the units.  Returns (losses, retreat, boxes)."""
+    boxes = 0
+    left_losses = 0
+    for _ in range(losses):
+        if pd_at_zero(board, division):
+            left_losses += 1
+        else:
+            board.data["pd"][division] += 1
+            boxes += 1
+    left_retreat = 0
+    for _ in range(retreat):
+        if pd_at_zero(board, division):
+            left_retreat += 1
+        else:
+            board.data["pd"][division] += 1
+            boxes += 1
+    return left_losses, left_retreat, boxes
+
+
+def defender_result(board: Board, target: str, losses: int, retreat: int, barrage: bool) -> dict[str, Any]:
+    """Negations (9.4.4, 9.5.6, 11.3.3; none against barrage, 2.5.1.2) and the PD track (11.3.4)."""
+    info = board.s.hex(target)
+    effect = board.s.terrain_effect(info.terrain)
+    notes = []
+    defender_side = board.owner_of(target)
+    german_pd = info.pd_division is not None and defender_side == "german"
+    if not barrage and effect.negate_first_loss and losses:
+        losses -= 1
+        notes.append("first loss negated in a city (9.4.4)")
+    if not barrage and retreat and (effect.negate_first_retreat or german_pd):
+        retreat -= 1
+        notes.append("first retreat negated (9.5.6, 11.3.3)")
+    boxes = 0
+    if german_pd and (losses or retreat):
+        losses, retreat, boxes = pd_absorb(board, info.pd_division, losses, retreat)
+        notes.append(f"{boxes} box(es) down the {info.pd_division} prepared defence track (11.3.4)")
+    return {"losses": losses, "retreat": retreat, "notes": notes, "pd_boxes": boxes,
+            "pd_division": info.pd_division if german_pd else None}
+
+
+class Combat:
+    def decisions(self, board, frame):
+        return []
+
+    def legal(self, board, frame, decision):
+        return []
+
+    def apply(self, board, frame, decision, order):  # pragma: no cover - combat never asks itself
+        raise AssertionError
+
+    def step(self, board: Board, frame: dict[str, Any]) -> bool:
+        stage = frame["stage"]
+        side, target = frame["side"], frame["target"]
+        defender = enemy(side)
+        if stage == "resolve":
+            return self._resolve(board, frame)
+        result = frame["result"]
+        attackers = [u for u in frame["attackers"] if board.on_map(u)]
+        if stage == "defender_losses":
+            frame["stage"] = "defender_retreat"
+            push_losses(board, defender, [u for u in frame["defenders"] if board.hex_of(u) == target],
+                        result["defender"]["losses"], f"combat in {target}", by="defense", hex_id=target,
+                        interrupts=side)
+            return True
+        if stage == "defender_retreat":
+            frame["stage"] = "attacker_losses"
+            push_retreat(board, defender, [u for u in board.units_at(target) if board.side_of(u) == defender],
+                         target, result["defender"]["retreat"], f"combat in {target}", by="defense", interrupts=side)
+            return True
+        if stage == "attacker_losses":
+            frame["stage"] = "attacker_retreat"
+            push_losses(board, side, attackers, result["attacker"]["losses"], f"attack on {target}", by="attack",
+                        hex_id=target)
+            return True
+        if stage == "attacker_retreat":
+            frame["stage"] = "advance"
+            length = result["attacker"]["retreat"]
+            if length:
+                by_hex: dict[str, list[str]] = {}
+                for uid in attackers:
+                    by_hex.setdefault(board.hex_of(uid), []).append(uid)
+                for origin, units in sorted(by_hex.items(), reverse=True):
+                    effect = board.s.terrain_effect(board.s.terrain(origin))
+                    negated = 1 if effect.negate_first_retreat else 0  # 9.5.6B: attackers in villages/cities
+                    hq = [u for u in board.hqs_at(origin)]
+                    if length - negated > 0:
+                        frame.setdefault("retreated", []).extend(units)
+                    push_retreat(board, side, units + hq, origin, length - negated, f"attack on {target}",
+                                 by="attack")
+            return True
+        if stage == "advance":
+            frame["stage"] = "done"
+            vacated = not any(board.side_of(u) == defender for u in board.units_at(target))
+            movers = [u for u in attackers if u not in frame.get("retreated", []) and board.is_combat(u)]
+            if vacated and movers and not frame.get("no_advance"):
+                # HQs stacked with the attackers may advance with them (9.6.5)
+                movers += sorted({h for u in movers for h in board.hqs_at(board.hex_of(u))})
+                board.push(new_frame(board.data, "advance", side=side, target=target, units=movers,
+                                     origins={u: board.hex_of(u) for u in movers}, moved=[]))
+            return True
+        board.pop()
+        return True
+
+    def _resolve(self, board: Board, frame: dict[str, Any]) -> bool:
+        side, target = frame["side"], frame["target"]
+        attackers = frame["attackers"]
+        frame["defenders"] = [u for u in board.units_at(target)]
+        odds = compute_odds(board, side, attackers, target, frame["air"], frame["stavka"])
+        reveal = {
+            "attackers": odds.attack_detail, "defenders": odds.defense_detail,
+            "attack": odds.attack, "defense": odds.defense, "base_column": odds.base_column,
+            "shifts": [[why, n] for why, n in odds.shifts], "zero_defense": odds.zero_defense,
+            "air": frame["air"], "stavka": frame["stavka"],
+        }
+        self._air_to_base(board, frame["air"])
+        min_column = frame.get("min_column")
+        if odds.column is None or (min_column and odds.column < min_column):
+            why = "below the lowest column after shifts (9.3.2A)" if odds.column is None else \
+                "below the odds the attack order required (MIN)"
+            board.emit("attack_cancelled", side=side, target=target, reason=why, **reveal)
+            board.remember("combat", side=side, hex=target, result="cancelled",
+                           **{"from": sorted({board.hex_of(u) for u in attackers})})
+            board.pop()
+            return True
+        die, roll = combat_die(board, side, f"combat {target}")
+        cell = board.s.crt_result(side, odds.column, roll)
+        attacker_losses = cell.attacker_steps
+        attacker_retreat = cell.attacker_retreat
+        notes = []
+        if frame["stavka"]:
+            # 2.5.3C-D: an additional A1; every attacker retreat becomes step losses
+            attacker_losses += 1 + attacker_retreat
+            notes.append(f"Stavka: +1 loss and {attacker_retreat} retreat(s) taken as losses (2.5.3)")
+            attacker_retreat = 0
+        if attacker_losses and all(board.s.terrain(board.hex_of(u)) == "city" for u in attackers):
+            attacker_losses -= 1  # 9.4.4A for attackers all in a city (ruling N-34)
+            notes.append("attackers in a city: first loss negated (9.4.4)")
+        defender = defender_result(board, target, cell.defender_steps, cell.defender_retreat, barrage=False)
+        frame["result"] = {"defender": defender, "attacker": {"losses": attacker_losses, "retreat": attacker_retreat}}
+        board.emit("combat", side=side, target=target, column=odds.column,
+                   odds=odds_label(board, side, odds.column), die=die.to_json(), roll=roll, result=cell.code,
+                   defender_after=defender, attacker_after={"losses": attacker_losses, "retreat": attacker_retreat,
+                                                             "notes": notes}, **reveal)
+        board.remember("combat", side=side, hex=target, result=cell.code,
+                       **{"from": sorted({board.hex_of(u) for u in attackers})})
+        frame["stage"] = "defender_losses"
+        return True
+
+    @staticmethod
+    def _air_to_base(board: Board, air: dict[str, str]) -> None:
+        """12.1.2: full attack -> Grounded, normal attack -> Refit."""
+        for air_id, mode in air.items():
+            board.data["air"][air_id] = "grounded" if mode == "full" else "refit"

@@ -1,0 +1,414 @@
+"""The Command Phase (2.3-2.5, 4.1-4.2): chits drawn from one cup, HQs activated within the
+turn's limits, and the action chits.
+
+Every chit drawn is public (it lands on the Activations Track or is resolved on the table).  A
+command chit of a side that has used up its activations this turn is drawn and counts, but
+activates nothing (4.1.1B, ruling N-19).  The phase ends when the last command chit is drawn
+(2.5C), even if action chits remain in the cup.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from moderator.core.frames import answered, ask, new_frame
+from moderator.core.grammar import Order
+from moderator.games.narva import activation as act
+from moderator.games.narva.board import Board
+from moderator.games.narva.hq import outside_army_span
+from moderator.games.narva.supply import hex_supplied, supplied_hexes
+
+
+def command_chits_left(board: Board) -> bool:
+    return any(board.s.chit(c).kind == "command" for c in board.data["cup"])
+
+
+def draw_chit(board: Board) -> str:
+    cup = board.data["cup"]
+    pre = board.data.get("preplayed")
+    if pre:
+        # 14.10A: the Soviets start Turn 1 with a 2nd Shock chit, played as if drawn
+        board.data["preplayed"] = None
+        cup.remove(pre)
+        return pre
+    assert board.rng is not None
+    draw = board.rng.below(len(cup), stream="cup", purpose="chit draw")
+    return cup.pop(draw.value)
+
+
+class CommandPhase:
+    """Draws chits one at a time and pushes what each one starts."""
+
+    def decisions(self, board, frame):
+        return []
+
+    def legal(self, board, frame, decision):
+        return []
+
+    def apply(self, board, frame, decision, order):  # pragma: no cover - never asks
+        raise AssertionError
+
+    def step(self, board: Board, frame: dict[str, Any]) -> bool:
+        if not command_chits_left(board):
+            board.pop()
+            left = sorted(board.data["cup"])
+            board.emit("command_phase_over", action_chits_left=left)
+            return True
+        chit_id = draw_chit(board)
+        chit = board.s.chit(chit_id)
+        frame["draws"] += 1
+        if chit.kind == "action":
+            board.data["drawn_actions"].append(chit_id)
+            board.emit("chit_drawn", chit=chit_id, name=chit.name, chit_kind="action", n=frame["draws"])
+            from moderator.games.narva.actions import resolve_action
+
+            resolve_action(board, chit_id)
+            return True
+        side = chit.side
+        limit = board.s.activation_limit(board.turn, side)
+        used = board.data["used"][side]
+        board.data["used"][side] = used + 1
+        board.data["tracks"][side].append(chit_id)
+        if used >= limit:
+            board.emit("chit_drawn", chit=chit_id, name=chit.name, chit_kind="command", side=side, n=frame["draws"],
+                       activation=None, limit=limit)
+            board.emit("chit_unused", chit=chit_id, side=side,
+                       reason=f"the {side} limit of {limit} activations this turn is reached (4.1.1B)")
+            return True
+        board.emit("chit_drawn", chit=chit_id, name=chit.name, chit_kind="command", side=side, n=frame["draws"],
+                   activation=used + 1, limit=limit)
+        board.data["active_side"] = side
+        board.data["recent_activation"] = []
+        board.push(new_frame(board.data, "command", side=side, chit=chit_id, chit_group=chit.group, stage="hq",
+                             mode="command", hq=None, movers=[], fighters=[], moved=[], attacked=[], ferries=[],
+                             context={"chit": chit.group}))
+        return True
+
+
+def eligible_hqs(board: Board, frame: dict[str, Any]) -> list[str]:
+    side = frame["side"]
+    group = board.s.command_group(frame["chit_group"])
+    last = board.data["last_hq"][side]
+    if side == "german":
+        out = []
+        for hq in group.hqs:
+            if not board.on_map(hq) or hq == last:
+                continue  # 4.1.2A: not twice in a row
+            if "strachwitz" in board.unit(hq).special and board.data["strachwitz_used"]:
+                continue  # 4.2.3D: once per turn
+            out.append(hq)
+        return out
+    army = group.hqs[0]
+    if not board.on_map(army):
+        return []
+    reach = board.unit(army).command_range or 0
+    army_formation = board.unit(army).formation
+    out = []
+    for uid in board.units_of("soviet"):
+        unit = board.unit(uid)
+        if not board.is_hq(uid) or board.is_army_hq(uid) or uid == last:
+            continue
+        if board.s.distance(board.hex_of(army), board.hex_of(uid)) > reach:
+            continue  # 4.1.1D: a corps HQ in the Army HQ's command radius
+        if board.options["corps_choice"] == "own_army" and board.s.formation(unit.formation).parent != army_formation:
+            continue
+        out.append(uid)
+    return sorted(out)
+
+
+def relocation_hexes(board: Board, army: str) -> list[str]:
+    """4.1.3 with ruling N-23: supplied, not in an enemy ZOC, not enemy-held, no other HQ there,
+    outside the other Army HQs' span."""
+    hexes = supplied_hexes(board, "soviet")
+    out = []
+    for h in board.s.hex_ids():
+        if h == board.hex_of(army) or board.s.hex(h).water or board.enemy_in(h, "soviet") or board.hqs_at(h):
+            continue
+        if board.in_enemy_zoc(h, "soviet") or not hex_supplied(board, "soviet", h, hexes):
+            continue
+        if outside_army_span(board, army, h):
+            out.append(h)
+    return out
+
+
+def in_range(board: Board, hq: str, uid: str) -> bool:
+    return board.s.distance(board.hex_of(hq), board.hex_of(uid)) <= (board.unit(hq).command_range or 0)
+
+
+def attachment_limit(board: Board, hq: str) -> int:
+    return STRACHWITZ if "strachwitz" in board.unit(hq).special else act.ATTACHMENTS
+
+
+STRACHWITZ = act.STRACHWITZ_ATTACHMENTS
+
+
+def attachable(board: Board, frame: dict[str, Any]) -> list[str]:
+    """4.2.1A: units not of the HQ's formation (independent or other formations) within range."""
+    hq = frame["hq"]
+    own = board.unit(hq).formation
+    out = []
+    for uid in board.units_of(frame["side"]):
+        if uid in frame["movers"] or board.is_hq(uid):
+            continue
+        if board.unit(uid).formation == own and "strachwitz" not in board.unit(hq).special:
+            continue
+        if in_range(board, hq, uid):
+            out.append(uid)
+    return sorted(out)
+
+
+class CommandActivation(act.Moves):
+    """A command chit's activation: choose the HQ (or relocate a Soviet Army HQ), attachments,
+    Strachwitz's barrage, then move and attack."""
+
+    def decisions(self, board: Board, frame: dict[str, Any]) -> list:
+        stage = frame["stage"]
+        side = frame["side"]
+        if stage == "hq":
+            hqs = eligible_hqs(board, frame)
+            name = board.s.chit(frame["chit"]).name
+            options = [f"ACTIVATE {board.unit(h).name}" for h in hqs] + ["PASS"]
+            extra = ""
+            if side == "soviet":
+                extra = " Or RELOCATE TO <hex> to move the Army HQ instead (4.1.3)."
+            prompt = (f"Chit {name} drawn (activation {board.data['used'][side]} of "
+                      f"{board.s.activation_limit(board.turn, side)} this turn): which HQ? "
+                      f"{', '.join(board.unit(h).name for h in hqs) or 'none eligible'}.{extra}")
+            return [ask(frame, side, "hq", prompt, options, "PASS", context=self.context(frame))]
+        if stage == "attach":
+            units = attachable(board, frame)
+            limit = attachment_limit(board, frame["hq"])
+            agn = frame["chit_group"] == "AGN"
+            prompt = (f"{board.unit(frame['hq']).name} activated: attach up to {limit} units not of its formation "
+                      f"within its range (4.2.1A): {', '.join(board.unit(u).name for u in units) or 'none'}"
+                      + (f"; Army Group Narwa also lets {act.AGN_EXTRAS} units anywhere move (ATTACH ... EXTRA ...)"
+                         if agn else "") + ". ATTACH <units> or ATTACH NONE.")
+            return [ask(frame, side, "attach", prompt, ["ATTACH NONE"], "ATTACH NONE", context=self.context(frame))]
+        if stage == "move":
+            return [self.move_decision(board, frame)]
+        if stage == "attack":
+            return [self.attack_decision(board, frame)]
+        return []
+
+    def legal(self, board: Board, frame: dict[str, Any], decision) -> list[Order]:
+        stage = frame["stage"]
+        if stage == "hq":
+            return [Order.make("hq", "activate", hq=h) for h in eligible_hqs(board, frame)] + [Order.make("hq", "pass")]
+        if stage == "attach":
+            out = [Order.make("attach", "none")]
+            units = attachable(board, frame)
+            if units:
+                out.append(Order.make("attach", "units", units=tuple(units[:attachment_limit(board, frame["hq"])])))
+            return out
+        if stage == "move":
+            return self.move_legal(board, frame)
+        if stage == "attack":
+            return self.attack_legal(board, frame)
+        return []
+
+    def apply(self, board: Board, frame: dict[str, Any], decision, order: Order) -> None:
+        stage = frame["stage"]
+        if stage == "hq":
+            self._apply_hq(board, frame, order)
+        elif stage == "attach":
+            self._apply_attach(board, frame, order)
+        elif stage == "move":
+            self.apply_move(board, frame, order)
+        elif stage == "attack":
+            self.apply_attack(board, frame, order)
+
+    # ------------------------------------------------------------------ choosing the HQ
+
+    def _apply_hq(self, board: Board, frame: dict[str, Any], order: Order) -> None:
+        side = frame["side"]
+        if order.form == "pass":
+            answered(frame)
+            board.emit("activation_passed", side=side, chit=frame["chit"])
+            frame["stage"] = "end"
+            return
+        if order.form == "relocate":
+            if side != "soviet":
+                board.fail("only a Soviet Army HQ may relocate (4.1.3)")
+            army = board.s.command_group(frame["chit_group"]).hqs[0]
+            if not board.on_map(army):
+                board.fail("this army's HQ is not on the map")
+            target = str(order.get("hex"))
+            legal = relocation_hexes(board, army)
+            if target not in legal:
+                board.fail(f"{target} is not a legal place for the Army HQ (4.1.3, ruling N-23: supplied, no enemy "
+                           f"ZOC, outside other Army HQs' span)", [f"RELOCATE TO {h}" for h in legal[:3]])
+            answered(frame)
+            origin = board.hex_of(army)
+            board.place(army, target)
+            board.data["last_hq"]["soviet"] = None  # counts as an activation with no corps (ruling N-22)
+            board.emit("army_relocated", hq=army, origin=origin, hex=target)
+            self._after_activation(board, frame)
+            frame["stage"] = "end"
+            return
+        hq = str(order.get("hq"))
+        eligible = eligible_hqs(board, frame)
+        if hq not in eligible:
+            reason = "it activated last time (4.1.2)" if hq == board.data["last_hq"][side] else \
+                "the chit cannot activate it (4.1.1E-F), it is out of the Army HQ's radius (4.1.1D) or not on the map"
+            board.fail(f"{board.unit(hq).name} cannot be activated: {reason}",
+                       [f"ACTIVATE {board.unit(h).name}" for h in eligible[:3]] or ["PASS"])
+        answered(frame)
+        frame["hq"] = hq
+        board.data["last_hq"][side] = hq
+        if "strachwitz" in board.unit(hq).special:
+            board.data["strachwitz_used"] = True
+        formation = board.unit(hq).formation
+        own = [u for u in board.units_of(side) if board.unit(u).formation == formation and u != hq
+               and not board.is_hq(u)]
+        in_command = [u for u in own if in_range(board, hq, u)]
+        out = [u for u in own if u not in in_command]
+        frame["movers"] = [hq] + in_command
+        frame["fighters"] = list(in_command)
+        extra = self._landing_brigade(board, frame)
+        frame["context"]["hq"] = hq
+        board.emit("activated", side=side, chit=frame["chit"], hq=hq, hex=board.hex_of(hq),
+                   in_command=in_command, out_of_command=out, extra=extra, visible_to=(side,))
+        board.emit("hq_activated", side=side, chit=frame["chit"], hq=hq, hex=board.hex_of(hq), hidden_from=(side,))
+        self._after_activation(board, frame)
+        frame["stage"] = "attach"
+
+    @staticmethod
+    def _landing_brigade(board: Board, frame: dict[str, Any]) -> list[str]:
+        """8.6D: the 260th MS moves and attacks with the first 2nd Shock chit each turn, on top of the
+        corps and its attachments."""
+        if frame["side"] != "soviet" or frame["chit_group"] != "2SH" or board.data["first_2sh_done"]:
+            return []
+        board.data["first_2sh_done"] = True
+        found = [u for u in board.units_of("soviet") if "first_2sh_activation" in board.unit(u).special]
+        frame["movers"] += found
+        frame["fighters"] += found
+        return found
+
+    @staticmethod
+    def _after_activation(board: Board, frame: dict[str, Any]) -> None:
+        """2.5.6B-D: the parked 2nd Shock out-of-supply chit removes this 2SH chit after use."""
+        if frame["chit_group"] == "2SH" and board.data["shock_oos"]:
+            frame["remove_after"] = True
+
+    # ------------------------------------------------------------------ attachments
+
+    def _apply_attach(self, board: Board, frame: dict[str, Any], order: Order) -> None:
+        if order.form == "none":
+            answered(frame)
+            self._begin_moves(board, frame)
+            return
+        units = [str(u) for u in order.values("units")]
+        extras = [str(u) for u in order.values("extra")]
+        legal = attachable(board, frame)
+        limit = attachment_limit(board, frame["hq"])
+        for uid in units:
+            if uid not in legal:
+                board.fail(f"{board.unit(uid).name} cannot be attached: not in range of {board.unit(frame['hq']).name}, "
+                           f"already activated, or of its own formation (4.2.1A, 4.2.4)",
+                           [f"ATTACH {board.unit(u).name}" for u in legal[:3]])
+        if len(units) > limit:
+            board.fail(f"at most {limit} attached units (4.2.1A, 4.2.3B)")
+        if extras:
+            if frame["chit_group"] != "AGN":
+                board.fail("only the Army Group Narwa chit activates extra units anywhere (2.4.2B)")
+            if len(extras) > act.AGN_EXTRAS:
+                board.fail(f"at most {act.AGN_EXTRAS} extra units (2.4.2B)")
+            for uid in extras:
+                if board.side_of(uid) != frame["side"] or not board.on_map(uid) or board.is_hq(uid) \
+                        or uid in frame["movers"] or uid in units:
+                    board.fail(f"{board.unit(uid).name} cannot be an extra unit (2.4.2B: other combat units on the map)")
+        if len(set(units + extras)) != len(units + extras):
+            board.fail("a unit is named twice")
+        answered(frame)
+        frame["movers"] += units + extras
+        frame["fighters"] += units  # 2.4.2B: the extras may move but not fight
+        board.emit("attached", side=frame["side"], hq=frame["hq"], units=units, extra=extras,
+                   visible_to=(frame["side"],))
+        self._begin_moves(board, frame)
+
+    @staticmethod
+    def _begin_moves(board: Board, frame: dict[str, Any]) -> None:
+        frame["stage"] = "move"
+        if "strachwitz" in board.unit(frame["hq"]).special:
+            # 4.2.3C: one barrage anywhere next to a German unit, before its units move
+            from moderator.games.narva.barrage import start_barrages
+
+            start_barrages(board, "german", 1, "strachwitz", anywhere_next_to_any=True)
+
+    # ------------------------------------------------------------------ automatic steps
+
+    def step(self, board: Board, frame: dict[str, Any]) -> bool:
+        stage = frame["stage"]
+        if stage == "hq" and frame["side"] == "soviet" and not board.on_map(
+                board.s.command_group(frame["chit_group"]).hqs[0]):
+            board.emit("activation_passed", side=frame["side"], chit=frame["chit"],
+                       reason="the Army HQ is not on the map (ruling N-45)")
+            frame["stage"] = "end"
+            return True
+        if stage == "attach" and not attachable(board, frame) and frame["chit_group"] != "AGN":
+            self._begin_moves(board, frame)
+            return True
+        if stage == "move" and not act.movable(board, frame):
+            frame["stage"] = "attack"
+            return True
+        if stage == "attack" and not act.attack_targets(board, frame):
+            frame["stage"] = "end"
+            return True
+        if stage == "end":
+            self._finish(board, frame)
+            return True
+        return False
+
+    @staticmethod
+    def _finish(board: Board, frame: dict[str, Any]) -> None:
+        board.pop()
+        board.emit("activation_over", side=frame["side"], chit=frame["chit"], hq=frame["hq"])
+        if frame.get("remove_after"):
+            chit = frame["chit"]
+            board.data["tracks"][frame["side"]].remove(chit)
+            board.data["removed"].append(chit)
+            board.data["shock_oos"] = False
+            board.data["parked"]["2SH-OOS"] = board.turn + 1
+            board.emit("chit_removed", chit=chit, reason="2nd Shock out of supply (2.5.6)")
+
+
+class Activation(act.Moves):
+    """The other activations (free move, regroup, reinforcements, rebuilt units): moves, maybe attacks."""
+
+    def decisions(self, board: Board, frame: dict[str, Any]) -> list:
+        if frame["stage"] == "move":
+            return [self.move_decision(board, frame)]
+        if frame["stage"] == "attack":
+            return [self.attack_decision(board, frame)]
+        return []
+
+    def legal(self, board, frame, decision):
+        if frame["stage"] == "move":
+            return self.move_legal(board, frame)
+        if frame["stage"] == "attack":
+            return self.attack_legal(board, frame)
+        return []
+
+    def apply(self, board: Board, frame: dict[str, Any], decision, order: Order) -> None:
+        if frame["stage"] == "move":
+            self.apply_move(board, frame, order)
+        elif frame["stage"] == "attack":
+            self.apply_attack(board, frame, order)
+
+    def step(self, board: Board, frame: dict[str, Any]) -> bool:
+        stage = frame["stage"]
+        if stage == "move" and not act.movable(board, frame):
+            frame["stage"] = "attack" if frame["fighters"] else "end"
+            return True
+        if stage == "attack" and not act.attack_targets(board, frame):
+            frame["stage"] = "end"
+            return True
+        if stage == "end":
+            board.pop()
+            if frame["mode"] == "reinforce":
+                from moderator.games.narva.reinforce import settle_overstack
+
+                settle_overstack(board, frame["side"], frame["movers"])
+            board.emit("activation_over", side=frame["side"], mode=frame["mode"])
+            return True
+        return False

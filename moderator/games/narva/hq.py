@@ -1,0 +1,132 @@
+"""HQ rules (11.1): displacement of HQs left alone or overrun, and the Soviet Army HQ span (4.2.5).
+
+An HQ is displaced to a supplied hex not in an enemy zone of control, at least five hexes away
+(11.1.3), not enemy-occupied and without another friendly HQ (ruling N-43); a Soviet Army HQ also
+lands outside the other Army HQs' command span (4.2.5D).  With no such hex it is eliminated and
+never returns (ruling N-45).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from moderator.core.frames import answered, ask, new_frame
+from moderator.core.grammar import Order
+from moderator.games.narva.board import Board
+from moderator.games.narva.supply import hex_supplied, supplied_hexes
+
+DISPLACE_DISTANCE = 5  # 11.1.3A
+
+
+def displace_if_alone(board: Board, hex_id: str) -> None:
+    """11.1.3A: an HQ whose stack-mates were all eliminated (barrage included) is displaced."""
+    units = board.units_at(hex_id)
+    if units and all(board.is_hq(u) for u in units):
+        for hq in units:
+            board.remove(hq, "displacing")
+            board.push(new_frame(board.data, "displace", hq=hq, origin=hex_id))
+
+
+def queue_displacements(board: Board, hqs: list[str], origin_of: dict[str, str]) -> None:
+    for hq in hqs:
+        board.push(new_frame(board.data, "displace", hq=hq, origin=origin_of[hq]))
+
+
+def outside_army_span(board: Board, hq: str, hex_id: str) -> bool:
+    """4.2.5A: Soviet Army HQs may not be within each other's command span (N-23: the distance
+    exceeds the larger of the two ranges)."""
+    if not board.is_army_hq(hq):
+        return True
+    mine = board.unit(hq).command_range or 0
+    for other in board.units_of("soviet"):
+        if other != hq and board.is_army_hq(other):
+            reach = max(mine, board.unit(other).command_range or 0)
+            if board.s.distance(hex_id, board.hex_of(other)) <= reach:
+                return False
+    return True
+
+
+def displacement_hexes(board: Board, hq: str, origin: str) -> list[str]:
+    side = board.side_of(hq)
+    hexes = supplied_hexes(board, side)
+    found = []
+    for h in board.s.hex_ids():
+        if board.s.distance(origin, h) < DISPLACE_DISTANCE:
+            continue
+        if not _may_receive(board, hq, h, side, hexes):
+            continue
+        found.append(h)
+    return found
+
+
+def _may_receive(board: Board, hq: str, h: str, side: str, hexes: frozenset[str]) -> bool:
+    if board.s.hex(h).water or board.enemy_in(h, side) or board.hqs_at(h):
+        return False
+    if not board.may_stand(hq, h) or board.in_enemy_zoc(h, side):
+        return False
+    if not hex_supplied(board, side, h, hexes):
+        return False
+    return outside_army_span(board, hq, h)
+
+
+def auto_hex(board: Board, hq: str, origin: str, legal: list[str]) -> str:
+    """Deadline answer: the legal hex nearest the origin, then nearest a friendly supply source."""
+    sources = board.s.supply_sources(board.side_of(hq))
+
+    def to_source(h: str) -> int:
+        return min((board.s.distance(h, s) for s in sources), default=0)
+
+    return min(legal, key=lambda h: (board.s.distance(origin, h), to_source(h), h))
+
+
+class Displace:
+    def _legal(self, board: Board, frame: dict[str, Any]) -> list[str]:
+        return displacement_hexes(board, frame["hq"], frame["origin"])
+
+    def decisions(self, board: Board, frame: dict[str, Any]) -> list:
+        hq = frame["hq"]
+        legal = self._legal(board, frame)
+        side = board.side_of(hq)
+        near = sorted(legal, key=lambda h: (board.s.distance(frame["origin"], h), h))[:8]
+        prompt = (f"Your HQ {board.unit(hq).name} was displaced from {frame['origin']} (11.1.3): where to? "
+                  f"A supplied hex, not in an enemy zone of control, at least {DISPLACE_DISTANCE} hexes away; "
+                  f"nearest: {', '.join(near)}.")
+        return [ask(frame, side, "displace", prompt, ["DISPLACE AUTO"], "DISPLACE AUTO", deadline="reaction",
+                    interrupts=board.data.get("active_side"), context={"hq": hq, "hex": frame["origin"]})]
+
+    def legal(self, board: Board, frame: dict[str, Any], decision) -> list[Order]:
+        return [Order.make("displace", "auto")] + [Order.make("displace", "to", hex=h)
+                                                   for h in self._legal(board, frame)[:5]]
+
+    def apply(self, board: Board, frame: dict[str, Any], decision, order: Order) -> None:
+        legal = self._legal(board, frame)
+        if order.form == "auto":
+            target = auto_hex(board, frame["hq"], frame["origin"], legal)
+        else:
+            target = str(order.get("hex"))
+            if target not in legal:
+                board.fail(f"{target} is not a legal displacement hex (11.1.3: supplied, no enemy ZOC, "
+                           f"at least {DISPLACE_DISTANCE} hexes away)",
+                           [f"DISPLACE TO {h}" for h in sorted(legal, key=lambda h: board.s.distance(frame['origin'], h))[:3]])
+        answered(frame)
+        board.pop()
+        self._place(board, frame["hq"], frame["origin"], target)
+
+    def step(self, board: Board, frame: dict[str, Any]) -> bool:
+        legal = self._legal(board, frame)
+        if not legal:
+            board.pop()
+            board.remove(frame["hq"])
+            board.emit("hq_eliminated", hq=frame["hq"], hex=frame["origin"],
+                       why="no legal displacement hex (11.1.3, ruling N-43)")
+            return True
+        return False
+
+    @staticmethod
+    def _place(board: Board, hq: str, origin: str, target: str) -> None:
+        board.place(hq, target)
+        side = board.side_of(hq)
+        board.emit("hq_displaced", hq=hq, origin=origin, hex=target, side=side, visible_to=(side,))
+        # Under fog the enemy learns that the HQ left, not where it went (it joins the map as any unit).
+        board.emit("enemy_hq_displaced", hq=hq, origin=origin, side=side, hidden_from=(side,),
+                   hex=target if not board.fog else None)

@@ -1,0 +1,318 @@
+"""Movement (6.0-6.5), with the ZOC costs of 5.1 and the stacking of 7.0.
+
+Players order a destination ("MOVE 381 TO 2223"); the engine finds the path when the order runs,
+so orders written before the turn survive what the enemy did meanwhile.  The path chosen is the
+cheapest in MP, then the one entering fewest enemy zones of control, then the lowest hex numbers:
+a player who wants another route moves in shorter legs.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+
+from moderator.core.errors import IllegalOrder
+from moderator.games.narva.board import Board, enemy
+
+NORMAL, STRATEGIC, RAIL = "normal", "strategic", "rail"
+ROAD_KINDS = ("rollbahn", "road", "track", "trail", "winter_trail", "railway_major", "railway_minor")
+STRATEGIC_KINDS = ("rollbahn", "road", "track", "railway_major", "railway_minor")  # no trails (6.4.1B, N-36)
+
+
+@dataclass
+class MoveRules:
+    """What kind of move this is; the callers (activation, reinforcement, free move...) fill it."""
+
+    mode: str = NORMAL
+    reinforcement: bool = False  # rail movement is for reinforcements only (6.5D)
+    avoid_ezoc: bool = False  # Free Move: may not start in or enter an EZOC (2.5.4B)
+    ferries_used: set[str] = field(default_factory=set)  # one unit per ferry per activation (6.2.2.2B)
+
+
+@dataclass(frozen=True)
+class Path:
+    hexes: tuple[str, ...]  # from the start hex to the destination, inclusive
+    cost: float
+    ezoc_entered: int
+    ferry: str | None = None  # hexside key when the move crosses a ferry
+    minimum_move: bool = False
+
+
+def usable_roads(board: Board, a: str, b: str, strategic: bool = False) -> tuple[str, ...]:
+    """Road kinds leading from a to b (railways serve as tracks, 6.2.1A; winter trail only frozen)."""
+    routes = board.s.hexside(a, b).routes
+    kinds = STRATEGIC_KINDS if strategic else ROAD_KINDS
+    return tuple(k for k in kinds if k in routes and (k != "winter_trail" or board.frozen))
+
+
+def road_hex(board: Board, hex_id: str, strategic: bool = False) -> bool:
+    routes = board.s.hex(hex_id).routes
+    kinds = STRATEGIC_KINDS if strategic else ROAD_KINDS
+    return any(k in routes and (k != "winter_trail" or board.frozen) for k in kinds)
+
+
+def may_enter(board: Board, uid: str, a: str, b: str) -> tuple[bool, str]:
+    """Can the unit enter b from a at all (ignoring MP)?  Returns (ok, reason)."""
+    side = board.side_of(uid)
+    if b not in board.s.neighbours(a):
+        return False, f"{b} is not next to {a}"
+    if board.s.hex(b).water:
+        return False, f"{b} is water (6.3A)"
+    if board.enemy_in(b, side):
+        if not (board.lone_hq(b) and board.is_combat(uid)):
+            return False, f"{b} holds enemy units (6.3B)"
+    if not board.may_stand(uid, b):
+        return False, f"{board.unit(uid).name} may not enter {b} (6.3C-D, 11.3.1, TEC)"
+    crossing = river_crossing(board, uid, a, b)
+    if crossing == "prohibited":
+        return False, f"{board.unit(uid).name} cannot cross the river between {a} and {b} (6.2.2)"
+    return True, ""
+
+
+def river_crossing(board: Board, uid: str, a: str, b: str) -> str | None:
+    """None (no river or bridged), 'minor', 'frozen', 'ferry' or 'prohibited'."""
+    side = board.s.hexside(a, b)
+    if side.river is None or board.bridged(a, b):
+        return None
+    mech = board.is_mechanized(uid)
+    if side.ferry:
+        return "prohibited" if mech else "ferry"  # 6.2.2.2B, D
+    if side.river_kind == "minor":
+        return "minor"  # 6.2.3: the same frozen or thawed
+    if board.frozen and not side.never_frozen:
+        return "prohibited" if mech else "frozen"  # 6.2.2.1A, C
+    return "prohibited"  # 6.2.2.2A
+
+
+def step_cost(board: Board, uid: str, a: str, b: str, strategic: bool = False) -> float | None:
+    """MP to enter b from a before EZOC costs; None when this step is impossible this way."""
+    ok, _ = may_enter(board, uid, a, b)
+    if not ok:
+        return None
+    roads = usable_roads(board, a, b, strategic)
+    if roads:
+        # 6.2.1B: following the road, pay the road cost and ignore hex and hexside costs
+        costs = [board.s.road_effect(k).strategic if strategic else board.s.road_effect(k).move for k in roads]
+        return min(c for c in costs if c is not None)
+    if strategic:
+        return None  # 6.4.1A: only along roads
+    crossing = river_crossing(board, uid, a, b)
+    if crossing == "ferry":
+        return None  # ferries are handled as a whole move (see `ferry_path`)
+    move_class = "mechanized" if board.is_mechanized(uid) else "infantry"
+    terrain = board.s.move_cost(b, move_class)
+    if terrain is None:
+        return None
+    extra = 0.0
+    if crossing in ("minor", "frozen"):
+        feature = "minor_river" if crossing == "minor" else "major_river_frozen"
+        text = board.s.hexside_effect(feature).move[move_class]
+        extra = float(text.lstrip("+")) if text not in ("P", "all") else 0.0
+    return terrain + extra
+
+
+def find_path(board: Board, uid: str, dest: str, rules: MoveRules, allowance: float | None = None) -> Path:
+    """The path the unit takes to `dest`, or IllegalOrder saying why there is none."""
+    start = board.hex_of(uid)
+    if start is None:
+        board.fail(f"{board.unit(uid).name} is not on the map")
+    if dest == start:
+        board.fail(f"{board.unit(uid).name} is already in {dest}")
+    if not board.s.on_map(dest):
+        board.fail(f"there is no hex {dest} on the map")
+    side = board.side_of(uid)
+    ma = board.movement_allowance(uid) if allowance is None else allowance
+    if rules.avoid_ezoc and board.in_enemy_zoc(start, side):
+        board.fail(f"{board.unit(uid).name} starts in an enemy zone of control and may not move (2.5.4B)")
+    if rules.mode == RAIL:
+        return rail_path(board, uid, dest, rules)
+    if rules.mode == STRATEGIC:
+        if not road_hex(board, start, strategic=True):
+            board.fail(f"strategic movement must start on a road hex; {start} has none usable (6.4.1)")
+        if board.in_enemy_zoc(start, side):
+            board.fail(f"{board.unit(uid).name} starts in an enemy zone of control: no strategic move (6.4.2A)")
+    best = _dijkstra(board, uid, start, dest, ma, rules)
+    if best is not None:
+        return best
+    # 6.1C: one hex is always possible unless prohibited or EZOC to EZOC
+    if dest in board.s.neighbours(start) and rules.mode == NORMAL:
+        ferry = ferry_path(board, uid, start, dest, rules, ma)
+        if ferry is not None:
+            return ferry
+        ok, reason = may_enter(board, uid, start, dest)
+        if not ok:
+            board.fail(reason)
+        if board.in_enemy_zoc(start, side) and board.in_enemy_zoc(dest, side):
+            board.fail(f"{start} to {dest} is enemy ZOC to enemy ZOC: not a minimum move (6.1C)")
+        if rules.avoid_ezoc and board.in_enemy_zoc(dest, side):
+            board.fail(f"{dest} is in an enemy zone of control (2.5.4B)")
+        if step_cost(board, uid, start, dest) is None:
+            board.fail(f"{board.unit(uid).name} cannot enter {dest} (prohibited terrain)")
+        if not _stack_ok_at_end(board, uid, dest):
+            board.fail(f"{dest} would be overstacked (7.1)")
+        return Path((start, dest), float(ma), int(board.in_enemy_zoc(dest, side)), minimum_move=True)
+    board.fail(f"{board.unit(uid).name} cannot reach {dest} from {start} with {ma:g} MP"
+               + (" by road (strategic movement)" if rules.mode == STRATEGIC else ""))
+    raise AssertionError  # unreachable
+
+
+def ferry_path(board: Board, uid: str, start: str, dest: str, rules: MoveRules, ma: float) -> Path | None:
+    """One infantry unit per ferry per activation, starting next to it, with all its MP (6.2.2.2B, N-39)."""
+    side = board.s.hexside(start, dest)
+    if not side.ferry or board.is_mechanized(uid) or board.bridged(start, dest):
+        return None
+    if side.key in rules.ferries_used:
+        board.fail(f"the ferry {side.key} has already carried a unit this activation (6.2.2.2B)")
+    ok, reason = may_enter(board, uid, start, dest)
+    if not ok:
+        board.fail(reason)
+    if rules.avoid_ezoc and board.in_enemy_zoc(dest, board.side_of(uid)):
+        board.fail(f"{dest} is in an enemy zone of control (2.5.4B)")
+    if not _stack_ok_at_end(board, uid, dest):
+        board.fail(f"{dest} would be overstacked (7.1)")
+    return Path((start, dest), float(ma), int(board.in_enemy_zoc(dest, board.side_of(uid))), ferry=side.key)
+
+
+def _stack_ok_at_end(board: Board, uid: str, dest: str) -> bool:
+    """Stacking holds at the instant a unit finishes its move (7.1C)."""
+    if board.lone_hq(dest) and board.enemy_in(dest, board.side_of(uid)):
+        return True  # the HQ is overrun and leaves
+    return _stack_with(board, [u for u in board.units_at(dest) if u != uid], uid)
+
+
+def _stack_with(board: Board, here: list[str], uid: str) -> bool:
+    limits = board.s.meta.stacking
+    units = here + [uid]
+    guns = [u for u in units if board.unit(u).type == "assault_gun" and board.side_of(u) == "soviet"]
+    hqs = [u for u in units if board.is_hq(u)]
+    combat = [u for u in units if not board.is_hq(u) and u not in guns]
+    return len(combat) <= limits.combat and len(hqs) <= limits.hq and len(guns) <= limits.soviet_assault_gun
+
+
+def _passing_ok(board: Board, uid: str, hex_id: str) -> bool:
+    """Strategic movement never exceeds stacking, even in passing (6.4.2B)."""
+    here = [u for u in board.units_at(hex_id) if u != uid]
+    return _stack_with(board, here, uid)
+
+
+def _dijkstra(board: Board, uid: str, start: str, dest: str | None, ma: float, rules: MoveRules,
+              found: dict[str, Path] | None = None) -> Path | None:
+    """Cheapest path to `dest`; with dest None, fill `found` with the cheapest path to every hex."""
+    side = board.side_of(uid)
+    strategic = rules.mode == STRATEGIC
+    zoc = board.zoc_of(enemy(side))
+    ezoc = board.s.tables.ezoc
+    queue: list[tuple[float, int, tuple[str, ...]]] = [(0.0, 0, (start,))]
+    best: dict[str, tuple[float, int]] = {start: (0.0, 0)}
+    while queue:
+        cost, entered, path = heapq.heappop(queue)
+        here = path[-1]
+        if here == dest:
+            if not _stack_ok_at_end(board, uid, dest):
+                continue
+            return Path(path, cost, entered)
+        if found is not None and here != start and here not in found and _stack_ok_at_end(board, uid, here) \
+                and not board.enemy_in(here, side):
+            found[here] = Path(path, cost, entered)
+        if best.get(here, (1e9, 0)) < (cost, entered):
+            continue
+        # A lone enemy HQ on the way is overrun and displaced; the unit may move on (ruling N-33).
+        for n in board.s.neighbours(here):
+            if n in path:
+                continue
+            step = step_cost(board, uid, here, n, strategic)
+            if step is None:
+                continue
+            in_zoc = n in zoc
+            if strategic and (in_zoc or not _passing_ok(board, uid, n)):
+                continue
+            if rules.avoid_ezoc and in_zoc:
+                continue
+            total = cost + step + (ezoc.enter if in_zoc else 0) + (ezoc.leave if here in zoc else 0)
+            if total > ma + 1e-9:
+                continue
+            key = (total, entered + int(in_zoc))
+            if best.get(n, (1e9, 0)) <= key:
+                continue
+            best[n] = key
+            heapq.heappush(queue, (total, entered + int(in_zoc), path + (n,)))
+    return None
+
+
+def rail_path(board: Board, uid: str, dest: str, rules: MoveRules) -> Path:
+    """Reinforcements only; from a major railway hex, not in EZOC, any distance along major railway;
+    stop on entering an EZOC or at an enemy-held hex (6.5)."""
+    start = board.hex_of(uid)
+    side = board.side_of(uid)
+    if not rules.reinforcement:
+        board.fail("only reinforcements may move by rail, on the turn they arrive (6.5D)")
+    if "railway_major" not in board.s.hex(start).routes:
+        board.fail(f"{start} is not on a major railway (6.5A)")
+    if board.in_enemy_zoc(start, side):
+        board.fail(f"{board.unit(uid).name} is in an enemy zone of control: no rail move (6.5A)")
+    zoc = board.zoc_of(enemy(side))
+    frontier = [(start,)]
+    seen = {start}
+    while frontier:
+        nxt = []
+        for path in frontier:
+            here = path[-1]
+            if here == dest:
+                if not _stack_ok_at_end(board, uid, dest):
+                    board.fail(f"{dest} would be overstacked (7.1)")
+                return Path(path, 0.0, int(dest in zoc))
+            if here != start and here in zoc:
+                continue  # 6.5B: must stop on entering an EZOC
+            for n in board.s.neighbours(here):
+                if n in seen or "railway_major" not in board.s.hexside(here, n).routes:
+                    continue
+                if board.owner_of(n) is not None and board.enemy_in(n, side):
+                    continue  # physically blocked (6.5B)
+                if not board.may_stand(uid, n):
+                    continue
+                seen.add(n)
+                nxt.append(path + (n,))
+        frontier = nxt
+    board.fail(f"{dest} cannot be reached by rail from {start} (6.5)")
+    raise AssertionError
+
+
+def follow(board: Board, uid: str, path: Path) -> list[str]:
+    """Move the unit along the path: control of VP hexes passes, lone enemy HQs are overrun
+    (11.1.4) and displaced (their displacement frames are pushed).  Returns the overrun HQs."""
+    from moderator.core.frames import new_frame
+
+    overrun: list[str] = []
+    side = board.side_of(uid)
+    for hex_id in path.hexes[1:]:
+        if board.enemy_in(hex_id, side) and board.lone_hq(hex_id):
+            for hq in board.hqs_at(hex_id):
+                board.remove(hq, "displacing")
+                overrun.append(hq)
+                board.emit("overrun", hq=hq, hex=hex_id, by=uid)
+                board.push(new_frame(board.data, "displace", hq=hq, origin=hex_id))
+        board.pass_through(uid, hex_id)
+    board.place(uid, path.hexes[-1])
+    return overrun
+
+
+def describe(path: Path) -> str:
+    way = "-".join(path.hexes)
+    if path.ferry:
+        return f"{way} (ferry, all MP)"
+    if path.minimum_move:
+        return f"{way} (minimum move)"
+    return f"{way} ({path.cost:g} MP)"
+
+
+def reachable(board: Board, uid: str, rules: MoveRules | None = None) -> dict[str, Path]:
+    """Every hex the unit could end a normal move in now, with its path (for hints and playouts)."""
+    start = board.hex_of(uid)
+    if start is None:
+        return {}
+    rules = rules or MoveRules()
+    if rules.avoid_ezoc and board.in_enemy_zoc(start, board.side_of(uid)):
+        return {}
+    found: dict[str, Path] = {}
+    _dijkstra(board, uid, start, None, board.movement_allowance(uid), rules, found)
+    return found

@@ -1,0 +1,127 @@
+"""What each role may see (2.1.3 fog of war; digest 4) and the names each role may use.
+
+A view is the only input of reports, maps and order conditions.  Own units are shown whole.
+Enemy stacks are shown whole without fog; with fog only their top unit (and, by option, how many
+counters the stack holds) plus the markers on it (2.1.3B).  Everything else on the table is
+public: chits, the turn track, air boxes, the PD track, VP control, eliminated units.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from moderator.core.contract import OBSERVER, REFEREE
+from moderator.core.grammar import Lexicon
+from moderator.games.narva.board import SIDES, Board
+from moderator.games.narva.sequence import victory_points
+
+
+def unit_card(board: Board, uid: str) -> dict[str, Any]:
+    unit = board.unit(uid)
+    strength = unit.strength(board.is_reduced(uid))
+    return {"id": uid, "label": unit.name, "name": unit.name, "side": unit.side, "type": unit.type,
+            "formation": unit.formation, "attack": strength.attack, "defense": strength.defense,
+            "movement": strength.movement, "reduced": board.is_reduced(uid), "steps": unit.steps,
+            "supply": board.supply(uid), "hex": board.hex_of(uid)}
+
+
+def sees_all(board: Board, role: str, side: str) -> bool:
+    return role in (side, REFEREE) or not board.fog
+
+
+def build_view(board: Board, role: str) -> dict[str, Any]:
+    data = board.data
+    hexes: dict[str, Any] = {}
+    pinned = data["pinned"]
+    for hex_id, units in sorted(board.occupied_hexes().items()):
+        side = board.side_of(units[0])
+        full = sees_all(board, role, side)
+        shown = units if full else units[:1]
+        markers = {board.supply(u) for u in units} - {"ok"}
+        marker = "ISOLATED" if "isolated" in markers else "OOS" if "oos" in markers else None
+        height = len(units) if (full or board.options["fog_stack_height"] == "shown") else None
+        hexes[hex_id] = {"side": side, "height": height, "units": [unit_card(board, u) for u in shown],
+                         "pinned": hex_id in pinned, "marker": marker}
+    own = [unit_card(board, u) for side in SIDES if role in (side, REFEREE) for u in board.units_of(side)]
+    eliminated = sorted(u for u, st in data["units"].items() if st["where"] == "eliminated")
+    recent = _recent(board, role)
+    track = board.s.tables.pd_track
+    turn = board.turn
+    view = {
+        "game": "narva", "scenario": data["scenario"], "role": role, "turn": turn, "last_turn": board.last_turn,
+        "dates": board.s.turn(turn).dates, "frozen": board.frozen, "fog": board.fog,
+        "limits": dict(board.s.turn(turn).activations), "used": dict(data["used"]),
+        "hexes": hexes, "own": own, "eliminated": eliminated, "withdrawn": sorted(
+            u for u, st in data["units"].items() if st["where"] == "withdrawn"),
+        "cup": sorted(data["cup"]), "tracks": {s: list(v) for s, v in data["tracks"].items()},
+        "drawn_actions": list(data["drawn_actions"]), "parked": dict(data["parked"]),
+        "removed": list(data["removed"]), "shock_oos": data["shock_oos"], "last_hq": dict(data["last_hq"]),
+        "air": {a: {"box": box, "side": board.s.air_unit(a).side, "name": board.s.air_unit(a).name,
+                    "full": board.s.air_unit(a).full, "normal": board.s.air_unit(a).normal}
+                for a, box in sorted(data["air"].items())},
+        "pd": {d: {"box": b, "value": track.boxes[b]} for d, b in sorted(data["pd"].items())},
+        "rp": data["rp"], "control": dict(data["control"]), "vp": victory_points(board),
+        # the reinforcement schedule is printed on the Turn Record Track: public
+        "arrivals": [dict(a, name=board.unit(a["unit"]).name, side=board.side_of(a["unit"])) for a in data["arrivals"]],
+        "recent": recent, "result": data["result"], "options": dict(board.options),
+    }
+    return view
+
+
+def _recent(board: Board, role: str) -> dict[str, Any]:
+    moves, combats, barrages, retreats, focus = [], [], [], [], []
+    for item in board.data["recent"]:
+        kind = item["kind"]
+        side = item.get("side")
+        if kind == "move":
+            unit = item["unit"] if sees_all(board, role, side) else None
+            moves.append({"side": side, "unit": unit, "path": item["path"]})
+            focus.append(item["path"][-1])
+        elif kind == "combat":
+            combats.append({"hex": item["hex"], "side": side, "from": item.get("from", []), "result": item["result"]})
+            focus.append(item["hex"])
+        elif kind == "barrage":
+            barrages.append({"hex": item["hex"], "side": side, "result": item["result"]})
+            focus.append(item["hex"])
+        elif kind == "retreat":
+            retreats.append({"side": side, "path": item["path"]})
+    return {"moves": moves, "combats": combats, "barrages": barrages, "retreats": retreats,
+            "focus": list(dict.fromkeys(focus))[-6:]}
+
+
+@lru_cache(maxsize=16)
+def _lexicon(scenario_name: str, role: str) -> Lexicon:
+    from moderator.games.narva.engine import scenario_named
+
+    s = scenario_named(scenario_name)
+    lexicon = Lexicon()
+    sides = SIDES if role in (REFEREE, OBSERVER) else (role,)
+    mine = [u for u in s.units if u.side in sides]
+    counts: dict[str, int] = {}
+    for u in mine:
+        for name in {u.name.casefold(), *(a.casefold() for a in u.aliases)}:
+            counts[name] = counts.get(name, 0) + 1
+    for u in mine:
+        aliases = [n for n in {u.name, *u.aliases} if counts[n.casefold()] == 1]
+        if u.type == "hq" and u.formation:
+            aliases.append(u.formation)  # "ACTIVATE 109", "ACTIVATE 11SS"
+        lexicon.add("unit", u.id, aliases)
+        if u.type == "hq":
+            lexicon.add("hq", u.id, [a for a in aliases])
+    for h in s.hex_ids():
+        lexicon.add("hex", h)
+    for a in s.air_units:
+        if a.side in sides:
+            same = [b for b in s.air_units if b.name.casefold() == a.name.casefold()]
+            lexicon.add("air", a.id, [a.name] if len(same) == 1 else [])
+    for f in s.formations:
+        if f.side in sides:
+            lexicon.add("formation", f.id, [f.name])
+    lexicon.add("division", "11SS", ["NORDLAND"])
+    lexicon.add("division", "4SS", ["NEDERLAND"])
+    return lexicon
+
+
+def lexicon_for(board: Board, role: str) -> Lexicon:
+    return _lexicon(board.data["scenario"], role)
