@@ -78,7 +78,7 @@ def resolve(board: Board, frame: dict[str, Any], hex_id: str) -> None:
             board.emit("step_lost", unit=uid, hex=hex_id, result="eliminated",
                        why="coastal barrage on the landing (8.6C)")
         return
-    # pushed in reverse: losses run first, then the retreat (ruling N-41 order: losses, then retreat)
+    # pushed in reverse: losses run first, then the retreat (rulings N-35, N-46: losses, then retreat)
     push_retreat(board, target_side, defenders, hex_id, outcome["retreat"], f"barrage on {hex_id}",
                  by="defense", interrupts=side)
     push_losses(board, target_side, [u for u in defenders if board.is_combat(u)], outcome["losses"],

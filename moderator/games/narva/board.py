@@ -115,7 +115,7 @@ class Board:
         return self.s.unit(uid).type != "hq"
 
     def is_mechanized(self, uid: str) -> bool:
-        """Tanks, assault guns and mechanized units pay and cross as mechanized (ruling N-28)."""
+        """Tanks, assault guns and mechanized units pay and cross as mechanized (ruling N-38)."""
         return self.s.unit(uid).type in MECHANIZED_TYPES
 
     def is_army_hq(self, uid: str) -> bool:
@@ -227,7 +227,7 @@ class Board:
 
     def zoc_of(self, side: str) -> frozenset[str]:
         """Hexes in the ZOC of `side`'s units: adjacent hexes, not across an unbridged major river
-        or a ferry (5.6, ruling N-29)."""
+        or a ferry (5.6, ruling N-39)."""
         found = self._zoc.get(side)
         if found is None:
             zone: set[str] = set()

@@ -330,10 +330,10 @@ class CommandActivation(act.Moves):
     def _begin_moves(board: Board, frame: dict[str, Any]) -> None:
         frame["stage"] = "move"
         if "strachwitz" in board.unit(frame["hq"]).special:
-            # 4.2.3C: one barrage anywhere next to a German unit, before its units move
+            # 4.2.3C: one barrage anywhere next to a German (combat, ruling N-13) unit, before its units move
             from moderator.games.narva.barrage import start_barrages
 
-            start_barrages(board, "german", 1, "strachwitz", anywhere_next_to_any=True)
+            start_barrages(board, "german", 1, "strachwitz")
 
     # ------------------------------------------------------------------ automatic steps
 

@@ -29,7 +29,7 @@ HANDLERS = {
 OPTIONS = [
     OptionSpec("fog", "on", ("on", "off"), "the optional fog of war (2.1.3): enemy stacks show their top unit only"),
     OptionSpec("fog_stack_height", "shown", ("shown", "hidden"), "under fog, may players see how many counters an "
-               "enemy stack holds (ruling N-04)"),
+               "enemy stack holds (ruling N-57)"),
     OptionSpec("ezoc_retreat_loss", "strongest", ("strongest", "owner"),
                "who takes the step for retreating into an enemy ZOC: the strongest unit (9.5.3D) or the owner's "
                "choice (5.4D) (ruling N-16)"),

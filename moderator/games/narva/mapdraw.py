@@ -159,18 +159,23 @@ def full_frame(scenario_name: str = "campaign") -> Frame:
 
 def detail_frame(scenario_name: str, focus: Sequence[str]) -> Frame:
     """The detail window: `DETAIL_SIZE` pixels centred on the focus hexes, zoomed out (down to
-    `DETAIL_MIN_HEX`) only as far as needed to show them all, and kept inside the map."""
+    `DETAIL_MIN_HEX`) only as far as needed to show them, and kept inside the map.  Focus hexes
+    too far apart for one window: the largest group that fits, the latest action's first."""
     scenario = scenario_named(scenario_name)
     width, height = DETAIL_SIZE
-    size = float(DETAIL_HEX)
     unit = layout_for(scenario, 1.0)
-    xs = [unit.centre(h)[0] for h in focus]
-    ys = [unit.centre(h)[1] for h in focus]
-    span_x, span_y = max(xs) - min(xs), max(ys) - min(ys)
-    if span_x:  # 1.5 hexes of room left and right of the outermost focus hexes
-        size = min(size, width / (span_x + 3.0))
-    if span_y:
-        size = min(size, height / (span_y + 3.0))
+    at = {h: unit.centre(h) for h in focus}
+    # 1.5 hexes of room round the outermost focus hexes
+    reach_x, reach_y = width / DETAIL_MIN_HEX / 2 - 1.5, height / DETAIL_MIN_HEX / 2 - 1.5
+    group: list[str] = []
+    for h in reversed(focus):
+        x, y = at[h]
+        near = [g for g in focus if abs(at[g][0] - x) <= reach_x and abs(at[g][1] - y) <= reach_y]
+        if len(near) > len(group):
+            group = near
+    xs = [at[h][0] for h in group]
+    ys = [at[h][1] for h in group]
+    size = min(float(DETAIL_HEX), width / (max(xs) - min(xs) + 3.0), height / (max(ys) - min(ys) + 3.0))
     size = max(float(DETAIL_MIN_HEX), math.floor(size))
     layout = layout_for(scenario, size)
     cx = (min(xs) + max(xs)) / 2 * size
@@ -492,7 +497,7 @@ def _crossings(draw: ImageDraw.ImageDraw, frame: Frame, scenario: Scenario) -> N
         if not frame.visible(a) or not scenario.on_map(a) or not scenario.on_map(b):
             continue
         (ax, ay), (bx, by) = frame.centre(a), frame.centre(b)
-        ux, uy, length = _unit(ax, ay, bx, by)
+        ux, uy, _ = _unit(ax, ay, bx, by)
         mx, my = (ax + bx) / 2, (ay + by) / 2
         reach = 0.42 * s
         _dashed(draw, [(mx - ux * reach, my - uy * reach), (mx + ux * reach, my + uy * reach)], INK,
@@ -527,7 +532,7 @@ def _edge_marks(draw: ImageDraw.ImageDraw, frame: Frame, scenario: Scenario, h: 
         if kind == "entry":
             _entry_badge(draw, at, r, info.entry_area or "?", side)
         else:
-            supply_symbol(draw, at, r, side)
+            _supply_symbol(draw, at, r, side)
 
 
 def _entry_badge(draw: ImageDraw.ImageDraw, at: Point, r: float, letter: str, side: str) -> None:
@@ -536,7 +541,7 @@ def _entry_badge(draw: ImageDraw.ImageDraw, at: Point, r: float, letter: str, si
     _text(draw, (x, y), letter, 1.5 * r, WHITE)
 
 
-def supply_symbol(draw: ImageDraw.ImageDraw, at: Point, r: float, side: str) -> None:
+def _supply_symbol(draw: ImageDraw.ImageDraw, at: Point, r: float, side: str) -> None:
     """German sources black and white (a cross on a ringed disc), Soviet red and white (a star)."""
     x, y = at
     colour = INK if side == "german" else SOVIET_RED
@@ -681,7 +686,7 @@ def _legend_symbol(draw: ImageDraw.ImageDraw, at: Point, kind: str, arg: Any) ->
     elif kind == "entry":
         _entry_badge(draw, at, 7, "A" if arg == "german" else "D", arg)
     elif kind == "supply":
-        supply_symbol(draw, at, 7, arg)
+        _supply_symbol(draw, at, 7, arg)
     elif kind == "counter":
         side, reduced, hq = arg
         unit = {"side": "german" if side == "ss" else side, "label": "61" if hq else "381",
@@ -896,7 +901,8 @@ def _recent_over(draw: ImageDraw.ImageDraw, frame: Frame, scenario: Scenario, re
             if result:
                 cx, cy = frame.centre(h)
                 fg = WHITE if colour == BARRAGE else INK
-                _tag(draw, (cx, cy - 0.66 * s), str(result), colour, fg, max(9.0, 0.36 * s))
+                text, size = _fitted(str(result), max(9.0, 0.36 * s), 1.5 * s, 7)
+                _tag(draw, (cx, cy - 0.66 * s), text, colour, fg, size)
 
 
 def _attack_arrows(draw: ImageDraw.ImageDraw, frame: Frame, scenario: Scenario, target: str, origins: list[str],

@@ -216,7 +216,7 @@ def _dijkstra(board: Board, uid: str, start: str, dest: str | None, ma: float, r
             found[here] = Path(path, cost, entered)
         if best.get(here, (1e9, 0)) < (cost, entered):
             continue
-        # A lone enemy HQ on the way is overrun and displaced; the unit may move on (ruling N-33).
+        # A lone enemy HQ on the way is overrun and displaced; the unit may move on (ruling N-61).
         for n in board.s.neighbours(here):
             if n in path:
                 continue

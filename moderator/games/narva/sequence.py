@@ -87,7 +87,6 @@ class Turn:
         if stage == "ready":
             return False
         if stage == "command":
-            data["used"] = {s: 0 for s in SIDES}
             data["strachwitz_used"] = False
             data["first_2sh_done"] = False
             data["recent"] = []
@@ -155,6 +154,7 @@ def turn_advance(board: Board) -> None:
             if c not in data["removed"]]
     data["cup"].extend(back)
     data["tracks"] = {s: [] for s in SIDES}
+    data["used"] = {s: 0 for s in SIDES}
     data["drawn_actions"] = []
     data["pinned"] = {}
     data["returned_this_turn"] = []

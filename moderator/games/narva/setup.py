@@ -44,17 +44,14 @@ def initial_state(scenario: Scenario, name: str, options: Mapping[str, Any]) -> 
 
 
 def initial_control(scenario: Scenario, positions: dict[str, str]) -> dict[str, str]:
-    """Ruling N-48: German for VP hexes west of the Narva and in the enclave; otherwise the side
-    whose units stand there at set-up; German where nobody does."""
-    occupant = {h: scenario.unit(u).side for u, h in positions.items()}
+    """Ruling N-48: a VP hex holding a combat unit with a ZOC at set-up belongs to its side (its units
+    are the last to have passed through it); every other VP hex starts German."""
+    occupant = {h: scenario.unit(u).side for u, h in positions.items()
+                if scenario.unit(u).zoc and scenario.unit(u).type != "hq"}
     control: dict[str, str] = {}
     for item in scenario.meta.vp_items:
         if item.basis != "control":
             continue
         for h in scenario.area_hexes(item.area):
-            info = scenario.hex(h)
-            if info.west_of_narva or "enclave" in info.areas:
-                control[h] = "german"
-            else:
-                control[h] = occupant.get(h, "german")
+            control[h] = occupant.get(h, "german")
     return control
