@@ -124,7 +124,7 @@ def stavka_targets(board: Board, frame: dict[str, Any]) -> dict[str, list[str]]:
     for hex_id, units in board.occupied_hexes().items():
         if board.side_of(units[0]) != "german" or not board.combat_units_at(hex_id) or hex_id in frame["targets"]:
             continue
-        attackers = [u for n in board.s.neighbours(hex_id) for u in board.units_at(n)
+        attackers = [u for n in board.neighbours(hex_id) for u in board.units_at(n)
                      if board.side_of(u) == "soviet" and board.is_combat(u) and u not in frame["used"]
                      and u not in pinned]
         if not attackers or not any(board.attack(u) > 0 for u in attackers):

@@ -48,7 +48,7 @@ def attack_targets(board: Board, frame: dict[str, Any]) -> dict[str, list[str]]:
     side = frame["side"]
     found: dict[str, list[str]] = {}
     for uid in attackers_available(board, frame):
-        for n in board.s.neighbours(board.hex_of(uid)):
+        for n in board.neighbours(board.hex_of(uid)):
             if board.enemy_in(n, side) and board.combat_units_at(n):
                 found.setdefault(n, []).append(uid)
     return found
@@ -59,14 +59,14 @@ def rules_for(frame: dict[str, Any], mode: str = NORMAL) -> MoveRules:
                      avoid_ezoc=frame["mode"] == "free", ferries_used=set(frame["ferries"]))
 
 
-def distance_to_enemy(board: Board, side: str, radius: int = 12) -> dict[str, int]:
+def distance_to_enemy(board: Board, side: str, radius: int = 4) -> dict[str, int]:
     """Hex -> steps to the nearest enemy-held hex (breadth-first from all of them at once)."""
     frontier = [h for h in board.occupied_hexes() if board.enemy_in(h, side)]
     near = {h: 0 for h in frontier}
     for step in range(1, radius + 1):
         nxt = []
         for h in frontier:
-            for n in board.s.neighbours(h):
+            for n in board.neighbours(h):
                 if n not in near:
                     near[n] = step
                     nxt.append(n)
@@ -143,7 +143,7 @@ class Moves:
 
         out = [Order.make("move", "done")]
         near = distance_to_enemy(board, frame["side"])
-        for uid in movable(board, frame)[:4]:
+        for uid in movable(board, frame)[:2]:
             found = reachable(board, uid, rules_for(frame))
             for dest in sorted(found, key=lambda h: (near.get(h, 99), h))[:2]:
                 out.append(Order.make("move", "to", units=(uid,), hex=dest))
@@ -189,7 +189,7 @@ class Moves:
             if uid not in available:
                 board.fail(f"{board.unit(uid).name} cannot attack now: not activated for combat, pinned, or it "
                            f"already attacked (9.0A, 9.2.1B, 2.5.1.3A)")
-            if target not in board.s.neighbours(board.hex_of(uid)):
+            if target not in board.neighbours(board.hex_of(uid)):
                 board.fail(f"{board.unit(uid).name} at {board.hex_of(uid)} is not next to {target} (9.0A)")
         if len(set(units)) != len(units):
             board.fail("a unit is named twice")

@@ -21,7 +21,7 @@ def first_step_ok(board: Board, uid: str, origin: str, target: str) -> bool:
     mechanized never over an unbridged major river (nor a ferry, 6.2.2.2D)."""
     if not board.may_stand(uid, target):
         return False
-    side = board.s.hexside(origin, target)
+    side = board.hexside(origin, target)
     if side.river is None or side.river_kind != "major" or board.bridged(origin, target):
         return True
     if board.is_mechanized(uid):
@@ -35,17 +35,17 @@ def second_hexes(board: Board, uid: str, origin: str, target: str) -> list[str]:
     """Where a mechanized unit may continue (9.6.3-9.6.4)."""
     if not board.is_mechanized(uid):
         return []
-    first = board.s.hexside(origin, target)
+    first = board.hexside(origin, target)
     if first.river_kind == "minor" and not board.bridged(origin, target):
         return []  # 9.6.4B
     if board.s.terrain(target) in ("village", "city"):
         return []  # 9.6.4B
     side = board.side_of(uid)
     out = []
-    for n in board.s.neighbours(target):
+    for n in board.neighbours(target):
         if n == origin or not board.may_stand(uid, n):
             continue
-        hexside = board.s.hexside(target, n)
+        hexside = board.hexside(target, n)
         if hexside.river_kind == "major" and not board.bridged(target, n):
             continue  # 9.6.4A
         if board.enemy_in(n, side) and not board.lone_hq(n):

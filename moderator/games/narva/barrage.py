@@ -37,7 +37,7 @@ def targets(board: Board, frame: dict[str, Any]) -> list[str]:
             continue
         if not any(board.is_combat(u) for u in units):
             continue  # a lone HQ cannot be barraged (ruling N-29, as 9.0B for attacks)
-        for n in board.s.neighbours(hex_id):
+        for n in board.neighbours(hex_id):
             mine = [u for u in board.units_at(n) if board.side_of(u) == side]
             if mine and (frame["next_to_any"] or any(board.is_combat(u) for u in mine)):
                 out.append(hex_id)

@@ -22,6 +22,9 @@ from moderator.games.narva.scenario import MECHANIZED_TYPES, Scenario, Unit
 
 SIDES = ("german", "soviet")
 
+# (scenario id, frozen) -> {(a, b): does a ZOC stop at this hexside?}; the map never changes
+_ZOC_BLOCKS: dict[tuple[int, bool], dict[tuple[str, str], bool]] = {}
+
 
 def enemy(side: str) -> str:
     return "soviet" if side == "german" else "german"
@@ -36,6 +39,13 @@ class Board:
         self._where: dict[str, list[str]] | None = None
         self._zoc: dict[str, frozenset[str]] = {}
         self._side_units: dict[str, list[str]] = {}
+        self._profiles: dict[tuple[str, bool], tuple] = {}
+        index = scenario._index()
+        # Plain-dict lookups for the hot loops (pathfinding, ZOC, supply): no model layer in between.
+        self._unit_index = index["units"]
+        self.neighbours = index["nbrs"].__getitem__
+        self._sides = index["sides"]
+        self.hexinfo = index["hexes"].__getitem__
 
     # ------------------------------------------------------------------ events and dice
 
@@ -90,8 +100,12 @@ class Board:
 
     # ------------------------------------------------------------------ units
 
+    def hexside(self, a: str, b: str):
+        """The side between two adjacent hexes (see Scenario.hexside)."""
+        return self._sides[(a, b)]
+
     def unit(self, uid: str) -> Unit:
-        return self.s.unit(uid)
+        return self._unit_index[uid]
 
     def state_of(self, uid: str) -> dict[str, Any]:
         return self.data["units"][uid]
@@ -100,7 +114,7 @@ class Board:
         return self.data["units"][uid]["hex"]
 
     def side_of(self, uid: str) -> str:
-        return self.s.unit(uid).side
+        return self._unit_index[uid].side
 
     def on_map(self, uid: str) -> bool:
         return self.data["units"][uid]["where"] == "map"
@@ -109,28 +123,28 @@ class Board:
         return self.data["units"][uid]["reduced"]
 
     def is_hq(self, uid: str) -> bool:
-        return self.s.unit(uid).type == "hq"
+        return self._unit_index[uid].type == "hq"
 
     def is_combat(self, uid: str) -> bool:
-        return self.s.unit(uid).type != "hq"
+        return self._unit_index[uid].type != "hq"
 
     def is_mechanized(self, uid: str) -> bool:
         """Tanks, assault guns and mechanized units pay and cross as mechanized (ruling N-38)."""
-        return self.s.unit(uid).type in MECHANIZED_TYPES
+        return self.unit(uid).type in MECHANIZED_TYPES
 
     def is_army_hq(self, uid: str) -> bool:
-        unit = self.s.unit(uid)
+        unit = self.unit(uid)
         return unit.type == "hq" and unit.formation is not None and self.s.formation(unit.formation).kind == "army"
 
     def attack(self, uid: str) -> int:
-        return self.s.unit(uid).strength(self.is_reduced(uid)).attack
+        return self.unit(uid).strength(self.is_reduced(uid)).attack
 
     def defense(self, uid: str) -> int:
-        return self.s.unit(uid).strength(self.is_reduced(uid)).defense
+        return self.unit(uid).strength(self.is_reduced(uid)).defense
 
     def movement_allowance(self, uid: str) -> int:
         """Printed MA, halved (rounded down) when isolated (10.3.2)."""
-        ma = self.s.unit(uid).strength(self.is_reduced(uid)).movement
+        ma = self.unit(uid).strength(self.is_reduced(uid)).movement
         return ma // 2 if self.supply(uid) == "isolated" else ma
 
     def supply(self, uid: str) -> str:
@@ -138,14 +152,14 @@ class Board:
 
     def has_zoc(self, uid: str) -> bool:
         """HQs, assault guns and units with a printed attack of 0 exert no ZOC (5.2)."""
-        return self.s.unit(uid).zoc
+        return self.unit(uid).zoc
 
     def units_of(self, side: str) -> list[str]:
         """Units of a side on the map (a fresh list; cached until the next change)."""
         cached = self._side_units.get(side)
         if cached is None:
             cached = self._side_units[side] = [u for u, st in self.data["units"].items()
-                                               if st["where"] == "map" and self.s.unit(u).side == side]
+                                               if st["where"] == "map" and self.unit(u).side == side]
         return list(cached)
 
     def _index(self) -> dict[str, list[str]]:
@@ -180,7 +194,7 @@ class Board:
 
     def owner_of(self, hex_id: str) -> str | None:
         units = self._index().get(hex_id)
-        return self.s.unit(units[0]).side if units else None
+        return self.unit(units[0]).side if units else None
 
     def enemy_in(self, hex_id: str, side: str) -> bool:
         return self.owner_of(hex_id) == enemy(side)
@@ -215,7 +229,7 @@ class Board:
         """Flip a full unit, eliminate a reduced or one-step unit (9.4); say which happened."""
         st = self.data["units"][uid]
         hex_id = st["hex"]
-        if self.s.unit(uid).steps >= 2 and not st["reduced"]:
+        if self.unit(uid).steps >= 2 and not st["reduced"]:
             st["reduced"] = True
             self.emit("step_lost", unit=uid, hex=hex_id, result="reduced", why=why)
             return "reduced"
@@ -233,9 +247,9 @@ class Board:
             zone: set[str] = set()
             frozen = self.frozen
             for hex_id, units in self._index().items():
-                if self.s.unit(units[0]).side != side or not any(self.has_zoc(u) for u in units):
+                if self.unit(units[0]).side != side or not any(self.has_zoc(u) for u in units):
                     continue
-                for n in self.s.neighbours(hex_id):
+                for n in self.neighbours(hex_id):
                     if not self.blocks_zoc(hex_id, n, frozen):
                         zone.add(n)
             found = self._zoc[side] = frozenset(zone)
@@ -246,15 +260,19 @@ class Board:
         return hex_id in self.zoc_of(enemy(side))
 
     def blocks_zoc(self, a: str, b: str, frozen: bool | None = None) -> bool:
-        side = self.s.hexside(a, b)
-        if side.river is None or side.river_kind != "major":
-            return False
-        return not self.bridged(a, b, self.frozen if frozen is None else frozen) or side.ferry
+        frozen = self.frozen if frozen is None else frozen
+        memo = _ZOC_BLOCKS.setdefault((id(self.s), frozen), {})
+        found = memo.get((a, b))
+        if found is None:
+            side = self.hexside(a, b)
+            found = memo[(a, b)] = bool(side.river is not None and side.river_kind == "major"
+                                        and (not self.bridged(a, b, frozen) or side.ferry))
+        return found
 
     def bridged(self, a: str, b: str, frozen: bool | None = None) -> bool:
         """A river hexside crossed by a road of any kind or a railway is bridged (2.2.8A); the
         winter trail exists only while frozen (6.2.1C), and its crossings with it (ruling N-37)."""
-        side = self.s.hexside(a, b)
+        side = self.hexside(a, b)
         if side.ferry:
             return False
         if side.bridge:
@@ -271,7 +289,7 @@ class Board:
         info = self.s.hex(hex_id)
         if info.water:
             return False
-        unit = self.s.unit(uid)
+        unit = self.unit(uid)
         if unit.side == "german":
             if info.pd_division is not None and unit.formation not in ("4SS", "11SS"):
                 return False
@@ -287,7 +305,7 @@ class Board:
         """Two combat units, one HQ and one Soviet assault gun (7.1B)."""
         units = set(self.units_at(hex_id)) | set(extra)
         limits = self.s.meta.stacking
-        guns = [u for u in units if self.s.unit(u).type == "assault_gun" and self.side_of(u) == "soviet"]
+        guns = [u for u in units if self.unit(u).type == "assault_gun" and self.side_of(u) == "soviet"]
         hqs = [u for u in units if self.is_hq(u)]
         combat = [u for u in units if not self.is_hq(u) and u not in guns]
         return len(combat) <= limits.combat and len(hqs) <= limits.hq and len(guns) <= limits.soviet_assault_gun

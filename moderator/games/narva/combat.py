@@ -67,7 +67,7 @@ def halved_attack(board: Board, uid: str, target: str) -> tuple[Fraction, list[s
     and once for being out of supply or isolated; the effects multiply (2.1.1)."""
     value = Fraction(board.attack(uid))
     why = []
-    side = board.s.hexside(board.hex_of(uid), target)
+    side = board.hexside(board.hex_of(uid), target)
     if side.river is not None:
         value /= 2
         why.append("across a river")

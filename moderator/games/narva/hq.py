@@ -81,6 +81,9 @@ def auto_hex(board: Board, hq: str, origin: str, legal: list[str]) -> str:
 
 class Displace:
     def _legal(self, board: Board, frame: dict[str, Any]) -> list[str]:
+        # Computed once, when the frame first comes up (in `step`): nothing moves while the owner decides.
+        if "legal" in frame:
+            return frame["legal"]
         return displacement_hexes(board, frame["hq"], frame["origin"])
 
     def decisions(self, board: Board, frame: dict[str, Any]) -> list:
@@ -113,7 +116,7 @@ class Displace:
         self._place(board, frame["hq"], frame["origin"], target)
 
     def step(self, board: Board, frame: dict[str, Any]) -> bool:
-        legal = self._legal(board, frame)
+        legal = frame["legal"] = self._legal(board, frame)
         if not legal:
             board.pop()
             board.remove(frame["hq"])

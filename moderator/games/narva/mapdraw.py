@@ -24,7 +24,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from moderator.games.narva.scenario import ROAD_KINDS, Scenario, load_scenario
+from moderator.games.narva.scenario import ROAD_KINDS, Scenario
 from moderator.games.vmt.mapdraw import font as bundled_font
 from moderator.maps.hexes import HexLayout, is_hex_id
 
@@ -33,7 +33,7 @@ RGB = tuple[int, int, int]
 
 HEX = 26  # full map: hex centre to corner in pixels; 35 columns make it 1414 px wide
 DETAIL_HEX = 44  # detail image: hex numbers and counter values about 15 px high
-DETAIL_MIN_HEX = 28  # shrink the detail down to this to fit a wide action in the window
+DETAIL_MIN_HEX = 34  # zoom out no further to fit a wide action: a detail must stay a close-up
 DETAIL_SIZE = (720, 500)
 MARGIN = 18  # room outside the edge hexes for entry letters and supply symbols
 
@@ -104,9 +104,11 @@ def _font(size: int) -> ImageFont.FreeTypeFont:
     return bundled_font(size)
 
 
-@lru_cache(maxsize=4)
 def scenario_named(name: str) -> Scenario:
-    return load_scenario(name)
+    """The engine's cached scenario, so that a running game loads it once."""
+    from moderator.games.narva.engine import scenario_named as cached
+
+    return cached(name)
 
 
 # -- frames: which part of the map, at what scale -------------------------------------------------
@@ -160,19 +162,20 @@ def full_frame(scenario_name: str = "campaign") -> Frame:
 def detail_frame(scenario_name: str, focus: Sequence[str]) -> Frame:
     """The detail window: `DETAIL_SIZE` pixels centred on the focus hexes, zoomed out (down to
     `DETAIL_MIN_HEX`) only as far as needed to show them, and kept inside the map.  Focus hexes
-    too far apart for one window: the largest group that fits, the latest action's first."""
+    too far apart for one window: the latest one and those of the others, latest first, that
+    still fit with it."""
     scenario = scenario_named(scenario_name)
     width, height = DETAIL_SIZE
     unit = layout_for(scenario, 1.0)
     at = {h: unit.centre(h) for h in focus}
     # 1.5 hexes of room round the outermost focus hexes
-    reach_x, reach_y = width / DETAIL_MIN_HEX / 2 - 1.5, height / DETAIL_MIN_HEX / 2 - 1.5
+    span_x, span_y = width / DETAIL_MIN_HEX - 3.0, height / DETAIL_MIN_HEX - 3.0
     group: list[str] = []
     for h in reversed(focus):
-        x, y = at[h]
-        near = [g for g in focus if abs(at[g][0] - x) <= reach_x and abs(at[g][1] - y) <= reach_y]
-        if len(near) > len(group):
-            group = near
+        xs = [at[g][0] for g in group + [h]]
+        ys = [at[g][1] for g in group + [h]]
+        if max(xs) - min(xs) <= span_x and max(ys) - min(ys) <= span_y:
+            group.append(h)
     xs = [at[h][0] for h in group]
     ys = [at[h][1] for h in group]
     size = min(float(DETAIL_HEX), width / (max(xs) - min(xs) + 3.0), height / (max(ys) - min(ys) + 3.0))
@@ -624,7 +627,7 @@ def _legend(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int]) -> None:
     x0, y0, x1, y1 = box
     draw.rectangle(box, fill=PAPER, outline=INK, width=2)
     _text(draw, (x0 + 12, y0 + 16), "ACROSS THE NARVA", 17, INK, anchor="lm")
-    top = y0 + 58  # room for the title line drawn per view
+    top = y0 + 58  # room for the two title lines drawn per view
     columns = 4
     col_w = (x1 - x0 - 16) / columns
     rows = math.ceil(len(LEGEND) / columns)
@@ -710,9 +713,10 @@ def counter_box(s: float) -> tuple[float, float, float]:
 
 
 def counter(draw: ImageDraw.ImageDraw, at: Point, unit: Mapping[str, Any], s: float, band: RGB | None,
-            ss: bool) -> None:
-    """One counter: body in the side's colour, formation band on top, name, and attack-defense-
-    movement (on a light stripe when reduced; an HQ shows a flag and its movement)."""
+            ss: bool, keep_clear: float = 0.0) -> None:
+    """One counter: body in the side's colour, formation band on top, name (`keep_clear` pixels
+    away from both sides, where chips lie), and attack-defense-movement (on a light stripe when
+    reduced; an HQ shows a flag and its movement)."""
     x, y = at
     half_w, half_h, _ = counter_box(s)
     side = unit.get("side")
@@ -730,7 +734,7 @@ def counter(draw: ImageDraw.ImageDraw, at: Point, unit: Mapping[str, Any], s: fl
     is_hq = unit.get("type") == "hq"
     if is_hq and label.upper().endswith(" HQ"):
         label = label[:-3]  # the flag says HQ
-    text, size = _fitted(label, 0.4 * s, 2 * half_w - 3, 7)
+    text, size = _fitted(label, 0.4 * s, 2 * (half_w - keep_clear) - 3, 7)
     _text(draw, (x, inner_top + row * 0.5 + 1), text, size, fg)
     values_y = inner_top + row * 1.5
     if unit.get("reduced"):  # values on a light stripe, like the printed back of a counter
@@ -775,22 +779,26 @@ def _stack(draw: ImageDraw.ImageDraw, frame: Frame, scenario: Scenario, h: str, 
     half_w, half_h, shift = counter_box(s)
     at = (cx, cy + shift)
     height = int(stack.get("height") or len(units))
-    if units:
-        top = units[0]
-        band, ss = _formation_look(scenario, top)
-        counter(draw, at, top, s, band, ss)
     tag_size = max(8.0, 0.3 * s)
     y = at[1] - 0.18 * s
     room = s - abs(y - cy) / math.sqrt(3) - 1  # half the hex's width at that height
-    # the height right of the counter and the pin left of it, overlapping the counter's edge
-    # rather than the next hex
+    # the height right of the counter and the pin left of it, on the counter's edge rather than
+    # in the next hex; the counter's name keeps clear of them
+    chips: list[tuple[float, str, RGB, RGB]] = []
     if height > 1:
-        text = f"x{height}"
-        w = _tag_width(text, tag_size)
-        _tag(draw, (cx + min(half_w + w / 2 - 1, room - w / 2), y), text, INK, WHITE, tag_size)
+        chips.append((1.0, f"x{height}", INK, WHITE))
     if stack.get("pinned"):
-        w = _tag_width("P", tag_size)
-        _tag(draw, (cx - min(half_w + w / 2 - 1, room - w / 2), y), "P", PIN, INK, tag_size)
+        chips.append((-1.0, "P", PIN, INK))
+    places = []
+    for sign, text, fill, fg in chips:
+        w = _tag_width(text, tag_size)
+        places.append((cx + sign * min(half_w + w / 2 - 1, room - w / 2), w))
+    overlap = max((half_w - (abs(x - cx) - w / 2) for x, w in places), default=0.0)
+    if units:
+        band, ss = _formation_look(scenario, units[0])
+        counter(draw, at, units[0], s, band, ss, keep_clear=max(0.0, overlap))
+    for (sign, text, fill, fg), (x, _) in zip(chips, places):
+        _tag(draw, (x, y), text, fill, fg, tag_size)
     marker = stack.get("marker")
     if marker:
         text, fill, fg = {"OOS": ("OOS", OOS, INK), "ISOLATED": ("ISO", ISOLATED, WHITE)}.get(
@@ -955,9 +963,10 @@ def render(view: Mapping[str, Any], frame: Frame | None = None) -> Image.Image:
     if whole:
         box = legend_box(name)
         if box is not None:
-            _title(draw, (box[0] + 12, box[1] + 40), view)
+            left = box[0] + 12 + font(17).getlength("ACROSS THE NARVA") + 24
+            _title(draw, (left, box[1] + 16), box[2] - left - 8, view)
         else:
-            _title(draw, (8, 8), view)
+            _title(draw, (8, 12), frame.size[0] - 16, view)
     else:
         _detail_title(draw, view)
     return image
@@ -980,25 +989,39 @@ def _who(view: Mapping[str, Any]) -> str:
     role = str(view.get("role") or "observer")
     if role in ("german", "soviet"):
         return f"as the {role.title()} player sees it"
-    return "observer's view"
+    return f"{role}'s view"
 
 
-def _title(draw: ImageDraw.ImageDraw, at: Point, view: Mapping[str, Any]) -> None:
+def _when(view: Mapping[str, Any]) -> str:
+    """"Turn 3 of 12 (16-22 February) - frozen", as far as the view tells."""
+    text = f"Turn {view.get('turn', '?')}"
+    if view.get("last_turn"):
+        text += f" of {view['last_turn']}"
+    if view.get("dates"):
+        text += f" ({view['dates']})"
+    if "frozen" in view:
+        text += " - frozen" if view["frozen"] else " - thaw"
+    return text
+
+
+def _title(draw: ImageDraw.ImageDraw, at: Point, width: float, view: Mapping[str, Any]) -> None:
+    """The view's own lines in the legend box: when, whose view, the PD track."""
     x, y = at
     pd = view.get("pd") or {}
     names = {"11SS": "Nordland", "4SS": "Nederland"}
-    pd_text = ", ".join(f"{names.get(d, d)} {v.get('value', '?') if isinstance(v, Mapping) else v}"
-                        for d, v in sorted(pd.items()))
-    text = f"Turn {view.get('turn', '?')} - {_who(view)}"
-    if pd_text:
-        text += f" - PD track: {pd_text}"
+    parts = [_who(view)]
+    if isinstance(pd, Mapping) and pd:
+        parts.append("PD track: " + ", ".join(
+            f"{names.get(d, d)} {v.get('value', '?') if isinstance(v, Mapping) else v}" for d, v in sorted(pd.items())))
     if view.get("fog"):
-        text += " - fog: enemy stacks show their top counter"
-    _text(draw, (x, y), text, 12, INK, anchor="lm")
+        parts.append("fog: enemy stacks show their top counter")
+    for line, (text, size) in enumerate(((_when(view), 14.0), (" - ".join(parts), 12.0))):
+        text, size = _fitted(text, size, width, 9)
+        _text(draw, (x, y + line * 20), text, size, INK, anchor="lm")
 
 
 def _detail_title(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
-    text = f"Turn {view.get('turn', '?')} - latest action - {_who(view)}"
+    text = f"{_when(view)} - latest action - {_who(view)}"
     w = font(13).getlength(text) + 12
     draw.rectangle([0, 0, w, 20], fill=PAPER, outline=INK)
     _text(draw, (6, 10), text, 13, INK, anchor="lm")

@@ -40,7 +40,7 @@ class Path:
 
 def usable_roads(board: Board, a: str, b: str, strategic: bool = False) -> tuple[str, ...]:
     """Road kinds leading from a to b (railways serve as tracks, 6.2.1A; winter trail only frozen)."""
-    routes = board.s.hexside(a, b).routes
+    routes = board.hexside(a, b).routes
     kinds = STRATEGIC_KINDS if strategic else ROAD_KINDS
     return tuple(k for k in kinds if k in routes and (k != "winter_trail" or board.frozen))
 
@@ -54,7 +54,7 @@ def road_hex(board: Board, hex_id: str, strategic: bool = False) -> bool:
 def may_enter(board: Board, uid: str, a: str, b: str) -> tuple[bool, str]:
     """Can the unit enter b from a at all (ignoring MP)?  Returns (ok, reason)."""
     side = board.side_of(uid)
-    if b not in board.s.neighbours(a):
+    if b not in board.neighbours(a):
         return False, f"{b} is not next to {a}"
     if board.s.hex(b).water:
         return False, f"{b} is water (6.3A)"
@@ -71,7 +71,7 @@ def may_enter(board: Board, uid: str, a: str, b: str) -> tuple[bool, str]:
 
 def river_crossing(board: Board, uid: str, a: str, b: str) -> str | None:
     """None (no river or bridged), 'minor', 'frozen', 'ferry' or 'prohibited'."""
-    side = board.s.hexside(a, b)
+    side = board.hexside(a, b)
     if side.river is None or board.bridged(a, b):
         return None
     mech = board.is_mechanized(uid)
@@ -84,10 +84,40 @@ def river_crossing(board: Board, uid: str, a: str, b: str) -> str | None:
     return "prohibited"  # 6.2.2.2A
 
 
+_STATIC: dict[tuple, dict[tuple[str, str], float | None]] = {}
+
+
+def _profile(board: Board, uid: str, strategic: bool) -> tuple:
+    """Everything but the enemy's positions that decides a step's cost for this unit."""
+    found = board._profiles.get((uid, strategic))
+    if found is None:
+        unit = board.unit(uid)
+        german = unit.side == "german"
+        found = board._profiles[(uid, strategic)] = (
+            id(board.s), board.is_mechanized(uid), german and unit.formation not in ("4SS", "11SS"),
+            german and not unit.ss, board.frozen, strategic)
+    return found
+
+
 def step_cost(board: Board, uid: str, a: str, b: str, strategic: bool = False) -> float | None:
-    """MP to enter b from a before EZOC costs; None when this step is impossible this way."""
-    ok, _ = may_enter(board, uid, a, b)
-    if not ok:
+    """MP to enter b from a before EZOC costs; None when this step is impossible this way.
+
+    The terrain part depends only on the unit's kind, the season and the map, so it is computed
+    once per kind of unit and remembered; enemy units are checked every time."""
+    if board.enemy_in(b, board.side_of(uid)) and not (board.lone_hq(b) and board.is_combat(uid)):
+        return None  # 6.3B
+    memo = _STATIC.setdefault(_profile(board, uid, strategic), {})
+    key = (a, b)
+    if key not in memo:
+        memo[key] = _terrain_step(board, uid, a, b, strategic)
+    return memo[key]
+
+
+def _terrain_step(board: Board, uid: str, a: str, b: str, strategic: bool) -> float | None:
+    if b not in board.neighbours(a) or board.s.hex(b).water or not board.may_stand(uid, b):
+        return None
+    crossing = river_crossing(board, uid, a, b)
+    if crossing == "prohibited":
         return None
     roads = usable_roads(board, a, b, strategic)
     if roads:
@@ -96,7 +126,6 @@ def step_cost(board: Board, uid: str, a: str, b: str, strategic: bool = False) -
         return min(c for c in costs if c is not None)
     if strategic:
         return None  # 6.4.1A: only along roads
-    crossing = river_crossing(board, uid, a, b)
     if crossing == "ferry":
         return None  # ferries are handled as a whole move (see `ferry_path`)
     move_class = "mechanized" if board.is_mechanized(uid) else "infantry"
@@ -135,7 +164,7 @@ def find_path(board: Board, uid: str, dest: str, rules: MoveRules, allowance: fl
     if best is not None:
         return best
     # 6.1C: one hex is always possible unless prohibited or EZOC to EZOC
-    if dest in board.s.neighbours(start) and rules.mode == NORMAL:
+    if dest in board.neighbours(start) and rules.mode == NORMAL:
         ferry = ferry_path(board, uid, start, dest, rules, ma)
         if ferry is not None:
             return ferry
@@ -158,7 +187,7 @@ def find_path(board: Board, uid: str, dest: str, rules: MoveRules, allowance: fl
 
 def ferry_path(board: Board, uid: str, start: str, dest: str, rules: MoveRules, ma: float) -> Path | None:
     """One infantry unit per ferry per activation, starting next to it, with all its MP (6.2.2.2B, N-39)."""
-    side = board.s.hexside(start, dest)
+    side = board.hexside(start, dest)
     if not side.ferry or board.is_mechanized(uid) or board.bridged(start, dest):
         return None
     if side.key in rules.ferries_used:
@@ -217,7 +246,7 @@ def _dijkstra(board: Board, uid: str, start: str, dest: str | None, ma: float, r
         if best.get(here, (1e9, 0)) < (cost, entered):
             continue
         # A lone enemy HQ on the way is overrun and displaced; the unit may move on (ruling N-61).
-        for n in board.s.neighbours(here):
+        for n in board.neighbours(here):
             if n in path:
                 continue
             step = step_cost(board, uid, here, n, strategic)
@@ -263,8 +292,8 @@ def rail_path(board: Board, uid: str, dest: str, rules: MoveRules) -> Path:
                 return Path(path, 0.0, int(dest in zoc))
             if here != start and here in zoc:
                 continue  # 6.5B: must stop on entering an EZOC
-            for n in board.s.neighbours(here):
-                if n in seen or "railway_major" not in board.s.hexside(here, n).routes:
+            for n in board.neighbours(here):
+                if n in seen or "railway_major" not in board.hexside(here, n).routes:
                     continue
                 if board.owner_of(n) is not None and board.enemy_in(n, side):
                     continue  # physically blocked (6.5B)

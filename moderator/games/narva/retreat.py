@@ -74,7 +74,7 @@ def routes(board: Board, units: list[str], origin: str, length: int) -> list[Rou
     def extend(path: tuple[str, ...]) -> None:
         here = path[-1] if path else origin
         step = len(path) + 1
-        nexts = [n for n in board.s.neighbours(here)
+        nexts = [n for n in board.neighbours(here)
                  if board.s.distance(origin, n) == step and can_enter(board, units, here, n)] if step <= length else []
         if not nexts:
             if not path:
@@ -261,7 +261,7 @@ class Overstack:
             return True
         # the retreating units in excess move on: HQs if two HQs meet, else the last combat units
         excess = _excess(board, end, units)
-        onward = [n for n in board.s.neighbours(end)
+        onward = [n for n in board.neighbours(end)
                   if board.s.distance(frame["origin"], n) == frame["distance"] + 1 and can_enter(board, excess, end, n)
                   and _stack_ok(board, excess, n) and not board.enemy_in(n, frame["side"])]
         if onward:

@@ -171,7 +171,8 @@ def sudden_death(board: Board) -> bool:
     units = supplied_combat_in_narva(board)
     if not units:
         return False
-    board.data["result"] = {"winner": "soviet", "reason": f"sudden death: Soviet units in Narva ({', '.join(units)})",
+    hexes = sorted({board.hex_of(u) for u in units})
+    board.data["result"] = {"winner": "soviet", "reason": f"sudden death: a supplied Soviet unit in Narva ({', '.join(hexes)})",
                             "vp": victory_points(board), "level": "Soviet sudden death"}
     board.emit("game_over", **board.data["result"])
     return True

@@ -43,7 +43,7 @@ def supplied_hexes(board: Board, side: str) -> frozenset[str]:
             queue.append(source)
     while queue:
         here = queue.popleft()
-        for n in board.s.neighbours(here):
+        for n in board.neighbours(here):
             if n in seen or not passable(n):
                 continue
             if _blocks(board, here, n, frozen):
@@ -55,7 +55,7 @@ def supplied_hexes(board: Board, side: str) -> frozenset[str]:
 
 def _blocks(board: Board, a: str, b: str, frozen: bool) -> bool:
     """10.1.1A: unbridged major rivers block, frozen or not; ferries connect."""
-    side = board.s.hexside(a, b)
+    side = board.hexside(a, b)
     if side.river is None or side.river_kind != "major":
         return False
     if side.ferry:
@@ -100,7 +100,7 @@ def hex_supplied(board: Board, side: str, hex_id: str, hexes: frozenset[str] | N
     if board.in_enemy_zoc(hex_id, side) and board.owner_of(hex_id) != side:
         return False  # a unit placed here would negate the EZOC, but placement in an EZOC is barred anyway
     # woods/swamp become passable with the placed unit: connected if a neighbour is supplied
-    return any(n in hexes and not _blocks(board, hex_id, n, board.frozen) for n in board.s.neighbours(hex_id))
+    return any(n in hexes and not _blocks(board, hex_id, n, board.frozen) for n in board.neighbours(hex_id))
 
 
 def supply_phase(board: Board) -> None:
