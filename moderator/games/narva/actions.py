@@ -65,7 +65,7 @@ def roll_event(board: Board) -> None:
     elif event.effect == "prolong_freeze":
         board.data["freeze_extended"] = True
     elif event.effect == "air_recovery" and event.side:
-        for air_id, box in board.data["air"].items():
+        for air_id, box in sorted(board.data["air"].items()):
             if board.s.air_unit(air_id).side == event.side and box in ("refit", "grounded"):
                 board.data["air"][air_id] = "ready"
 
@@ -249,7 +249,7 @@ def rebuildable(board: Board) -> list[str]:
     """Reduced German units on the map in supply, or eliminated two-step units whose HQ (any HQ for
     independents) is on the map and supplied; never mechanized steps (11.2B-D, 11.2.3)."""
     out = []
-    for uid, st in board.data["units"].items():
+    for uid, st in sorted(board.data["units"].items()):
         unit = board.unit(uid)
         if unit.side != "german" or unit.steps < 2 or board.is_mechanized(uid) or board.is_hq(uid):
             continue

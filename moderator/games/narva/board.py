@@ -158,14 +158,15 @@ class Board:
         """Units of a side on the map (a fresh list; cached until the next change)."""
         cached = self._side_units.get(side)
         if cached is None:
-            cached = self._side_units[side] = [u for u, st in self.data["units"].items()
-                                               if st["where"] == "map" and self.unit(u).side == side]
+            # sorted: the stored state is JSON with sorted keys, so dict order must never matter
+            cached = self._side_units[side] = sorted(u for u, st in self.data["units"].items()
+                                                     if st["where"] == "map" and self.unit(u).side == side)
         return list(cached)
 
     def _index(self) -> dict[str, list[str]]:
         if self._where is None:
             where: dict[str, list[str]] = {}
-            for uid, st in self.data["units"].items():
+            for uid, st in sorted(self.data["units"].items()):
                 if st["where"] == "map":
                     where.setdefault(st["hex"], []).append(uid)
             for units in where.values():

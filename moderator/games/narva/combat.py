@@ -117,7 +117,7 @@ def compute_odds(board: Board, side: str, attackers: list[str], target: str, air
         odds.shifts.append((f"{board.s.terrain(target)} (TEC)", effect.column_shift))
     if target in board.data["pinned"]:
         odds.shifts.append(("pinned (2.5.1.3B)", 1))
-    for air_id, mode in air.items():
+    for air_id, mode in sorted(air.items()):
         unit = board.s.air_unit(air_id)
         odds.shifts.append((f"{unit.name} {mode} attack (12.1)", unit.full if mode == "full" else unit.normal or 0))
     if stavka:

@@ -71,7 +71,7 @@ def withdraw(board: Board, chit_id: str) -> None:
         formations = {"214"}
         chits = []
         name = "the 214th Division"
-    units = [u for u, st in board.data["units"].items() if board.unit(u).formation in formations
+    units = [u for u, st in sorted(board.data["units"].items()) if board.unit(u).formation in formations
              and st["where"] in ("map", "pending")]
     for uid in units:
         board.remove(uid, "withdrawn")
