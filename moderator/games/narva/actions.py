@@ -10,7 +10,7 @@ from moderator.core.grammar import Order
 from moderator.games.narva import activation as act
 from moderator.games.narva.barrage import start_barrages
 from moderator.games.narva.board import Board
-from moderator.games.narva.combat import compute_odds, start_combat
+from moderator.games.narva.combat import start_combat
 
 STAVKA_TARGETS = 2  # 2.5.3A
 STAVKA_DELAY = 2  # 2.5.3E: two turns ahead on the TRT
@@ -117,8 +117,9 @@ class Regroup:
 
 
 def stavka_targets(board: Board, frame: dict[str, Any]) -> dict[str, list[str]]:
-    """Enemy-held hexes with combat units where the adjacent Soviet units reach at least the lowest
-    column (a target that would be cancelled does not count, ruling N-26)."""
+    """Enemy-held hexes with combat units next to Soviet combat units not yet used, not tried yet.
+    Whether the odds reach 1-2 is learnt only by announcing the attack (2.1.3C): a cancelled target
+    does not count and another is chosen (ruling N-26)."""
     pinned = {u for units in board.data["pinned"].values() for u in units}
     found: dict[str, list[str]] = {}
     for hex_id, units in board.occupied_hexes().items():
@@ -128,8 +129,6 @@ def stavka_targets(board: Board, frame: dict[str, Any]) -> dict[str, list[str]]:
                      if board.side_of(u) == "soviet" and board.is_combat(u) and u not in frame["used"]
                      and u not in pinned]
         if not attackers or not any(board.attack(u) > 0 for u in attackers):
-            continue
-        if compute_odds(board, "soviet", attackers, hex_id, {}, stavka=True).column is None:
             continue
         found[hex_id] = attackers
     return found
@@ -150,7 +149,8 @@ class Stavka:
     def apply(self, board: Board, frame: dict[str, Any], decision, order: Order) -> None:
         targets = stavka_targets(board, frame)
         if order.form == "auto":
-            target = max(sorted(targets), key=lambda h: compute_odds(board, "soviet", targets[h], h, {}, True).column)
+            # ruling N-68: the most adjacent Soviet units (visible facts only), then the lowest hex
+            target = min(targets, key=lambda h: (-len(targets[h]), h))
         else:
             target = str(order.get("hex"))
             if target not in targets:
@@ -161,13 +161,16 @@ class Stavka:
 
     @staticmethod
     def _attack(board: Board, frame: dict[str, Any], target: str, attackers: list[str]) -> None:
-        frame["done"] += 1
         frame["targets"].append(target)
-        frame["used"].extend(attackers)  # a unit next to both targets attacks only the first (ruling N-26)
+        frame["announced"] = attackers
         board.emit("attack_announced", side="soviet", target=target, units=attackers, air={}, stavka=True)
         start_combat(board, "soviet", target, attackers, {}, stavka=True)
 
     def step(self, board: Board, frame: dict[str, Any]) -> bool:
+        attackers = frame.pop("announced", None)
+        if attackers is not None and not board.data.get("last_combat_cancelled"):
+            frame["done"] += 1
+            frame["used"].extend(attackers)  # a unit next to both targets attacks only the first (N-26)
         if frame["done"] >= STAVKA_TARGETS or not stavka_targets(board, frame):
             board.pop()
             board.emit("stavka_over", attacks=frame["done"])
@@ -327,7 +330,7 @@ class Rebuild:
         while board.data["rp"] > 0:
             units = [u for u in rebuildable(board) if board.on_map(u)]
             if units:
-                self._rebuild(board, max(units, key=lambda u: (board.unit(u).full.defense, u)))
+                self._rebuild(board, min(units, key=lambda u: (-board.unit(u).full.defense, u)))
                 continue
             lower = max(board.data["pd"], key=lambda d: (board.data["pd"][d], d == "11SS"))
             if board.data["pd"][lower] > 0:

@@ -46,12 +46,13 @@ def targets(board: Board, frame: dict[str, Any]) -> list[str]:
 
 
 def auto_target(board: Board, frame: dict[str, Any], legal: list[str]) -> str:
-    """The deadline choice: PD hexes first for the Soviets, then the stack with most units, then
-    the highest defence; lowest hex number last."""
+    """The deadline choice (ruling N-68), from what the player can see only: PD hexes first for the
+    Soviets, then the stack with most counters when heights are visible, then the lowest hex."""
+    heights = not board.fog or board.options["fog_stack_height"] == "shown"
+
     def score(h: str) -> tuple:
-        units = board.combat_units_at(h)
         pd = board.s.hex(h).pd_division is not None and frame["side"] == "soviet"
-        return (-int(pd), -len(units), -sum(board.defense(u) for u in units), h)
+        return (-int(pd), -len(board.units_at(h)) if heights else 0, h)
 
     return min(legal, key=score)
 

@@ -266,11 +266,13 @@ class Combat:
         if odds.column is None or (min_column and odds.column < min_column):
             why = "below the lowest column after shifts (9.3.2A)" if odds.column is None else \
                 "below the odds the attack order required (MIN)"
+            board.data["last_combat_cancelled"] = True
             board.emit("attack_cancelled", side=side, target=target, reason=why, **reveal)
             board.remember("combat", side=side, hex=target, result="cancelled",
                            **{"from": sorted({board.hex_of(u) for u in attackers})})
             board.pop()
             return True
+        board.data["last_combat_cancelled"] = False
         die, roll = combat_die(board, side, f"combat {target}")
         cell = board.s.crt_result(side, odds.column, roll)
         attacker_losses = cell.attacker_steps

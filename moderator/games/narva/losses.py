@@ -41,20 +41,21 @@ def strongest(board: Board, units: list[str], by: str) -> list[str]:
 
 
 def auto_choice(board: Board, frame: dict[str, Any]) -> list[str]:
-    """The deadline answer: the first loss on the strongest (full-strength first on a tie), then
-    flip full-strength units before eliminating reduced ones, weakest first (keeps units and ZOCs)."""
+    """The deadline answer (ruling N-68): each loss to the strongest unit on its current face, ties to
+    the unit with more steps left, then the lowest unit id."""
     units = candidates(board, frame)
     steps = {u: (1 if board.is_reduced(u) or board.unit(u).steps < 2 else 2) for u in units}
+    face = {u: printed(board, u, frame["by"]) for u in units}
     chosen: list[str] = []
-    for i in range(min(frame["count"], sum(steps.values()))):
+    for _ in range(min(frame["count"], sum(steps.values()))):
         alive = [u for u in units if steps[u] > 0]
-        if i == 0 and frame["strongest_first"]:
-            pool = strongest(board, alive, frame["by"])
-            pick = max(pool, key=lambda u: (steps[u], u))
-        else:
-            pick = min(alive, key=lambda u: (steps[u] == 1, printed(board, u, frame["by"]), u))
+        pick = min(alive, key=lambda u: (-face[u], -steps[u], u))
         chosen.append(pick)
         steps[pick] -= 1
+        if steps[pick]:
+            unit = board.unit(pick)
+            reduced = unit.strength(True)
+            face[pick] = reduced.attack if frame["by"] == "attack" else reduced.defense
     return chosen
 
 

@@ -342,7 +342,8 @@ class Coastal:
 
 def settle_overstack(board: Board, side: str, units: list[str]) -> None:
     """8.1, 7.2A: reinforcements must be stacked legally by the end of the phase; the moderator moves
-    the excess to the nearest hex where they may stand, or eliminates them (ruling N-40)."""
+    the excess to the nearest hex, up to three away, where they could be placed, or eliminates them
+    (ruling N-68)."""
     for uid in units:
         hex_id = board.hex_of(uid)
         if hex_id is None or board.stacking_ok(hex_id):
