@@ -3,8 +3,10 @@
     bash scripts/mailstack.sh up && . /tmp/moderator-test/mail/env.sh
     .venv/bin/python benchmarks/mail_throughput.py [ORDERS]
 
-1. Raw: the same N order mails are fetched by IMAP and N messages of report size are sent by SMTP
-   (one connection each way, no processing): N / time.
+1. Raw: the same N order mails are fetched by IMAP, and as many messages as the moderator sent, of
+   the moderator's median report size, are sent by SMTP (one connection each way, no processing):
+   N / time.  "The same messages" both ways: a Duel order produces a report to each player, so the
+   raw run sends that many too.
 2. Moderator: the N order mails are read, stored, parsed, applied to their games, logged, reported
    and every resulting mail sent (reports go to both players of a game): N / time.
 Prints both rates and moderator/raw measured in this one run, over three repetitions (median).
@@ -70,7 +72,7 @@ def prepare(stack: MailStack, orders: int):
     return app, mails
 
 
-def raw_rate(stack: MailStack, mails, report_size: int) -> float:
+def raw_rate(stack: MailStack, mails, report_size: int, sends: int) -> float:
     from imapclient import IMAPClient
 
     asyncio.run(submit_all(stack, mails))
@@ -91,7 +93,8 @@ def raw_rate(stack: MailStack, mails, report_size: int) -> float:
                                tls_context=ssl.create_default_context(cafile=stack.ca))
         await smtp.connect()
         await smtp.login(stack.address("moderator"), "moderator-pw")
-        for n, (user, _) in enumerate(mails):
+        for n in range(sends):
+            user = mails[n % len(mails)][0]
             body = f"Subject: raw {n}\r\nFrom: {stack.address('moderator')}\r\n\r\n{filler}".encode()
             await smtp.sendmail(stack.address("moderator"), [stack.address(user)], body)
         await smtp.quit()
@@ -130,7 +133,7 @@ def main() -> None:
         with app.db.session() as session:
             sizes = [len(r.raw) for r in session.exec(select(Outbox))]
         app2, mails2 = prepare(stack, orders)
-        raw = raw_rate(stack, mails2, int(statistics.median(sizes)))
+        raw = raw_rate(stack, mails2, int(statistics.median(sizes)), sent)
         ratio = moderated / raw
         ratios.append(ratio)
         print(f"run {repetition + 1}: moderator {moderated:6.1f} orders/s ({sent} mails sent), "
