@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from moderator.games.narva.engine import engine as narva
 from moderator.games.vmt.engine import engine as vmt
 from moderator.registry import Registry, product_registry
 from tests.conftest import make_app, outbox_rows
@@ -79,10 +80,10 @@ def a_report(tmp_path: Path, engine) -> bytes:
     return [r for r in outbox_rows(app) if r.kind == "report"][-1].raw
 
 
-@pytest.mark.parametrize("engine", [vmt, duel], ids=["vmt", "duel"])
+@pytest.mark.parametrize("engine", [vmt, narva, duel], ids=["vmt", "narva", "duel"])
 @pytest.mark.parametrize("width", [375, 1024])
 def test_the_html_report_fits_and_its_map_loads(tmp_path, engine, width):
-    assert vmt.id in product_registry()  # every registered game is covered here
+    assert set(product_registry().ids) == {vmt.id, narva.id}  # every registered game is covered here
     page = report_html(a_report(tmp_path, engine), tmp_path, width)
     profile = tmp_path / "profile"
     window = max(width, 500)
@@ -94,5 +95,5 @@ def test_the_html_report_fits_and_its_map_loads(tmp_path, engine, width):
     assert shot.exists() and shot.stat().st_size > 10_000
     assert probe["scroll"] <= width, probe  # no horizontal scrolling
     assert probe["wide"] == 0, probe  # no element sticks out of the page
-    if engine is vmt:
+    if engine is not duel:
         assert probe["images"] and all(w > 0 for w in probe["images"]), probe  # the map loaded
