@@ -951,7 +951,7 @@ def render(view: Mapping[str, Any], frame: Frame | None = None) -> Image.Image:
              and frame.visible(h) and isinstance(st, Mapping)}
     control = view.get("control") or {}
     for h, side in control.items():
-        if isinstance(h, str) and scenario.on_map(h) and frame.visible(h):
+        if side in CONTROL and isinstance(h, str) and scenario.on_map(h) and frame.visible(h):
             _control(draw, frame, h, side)
     recent = view.get("recent") or {}
     occupied = {h for h, st in shown.items() if st.get("units")}
@@ -980,8 +980,7 @@ def _control(draw: ImageDraw.ImageDraw, frame: Frame, h: str, side: str) -> None
     w = font(size).getlength(h) + size * 0.7
     hh = size * 1.3
     y = cy - 0.66 * s
-    draw.rounded_rectangle([cx - w / 2, y - hh / 2, cx + w / 2, y + hh / 2], radius=hh / 3,
-                           fill=CONTROL.get(side, INK))
+    draw.rounded_rectangle([cx - w / 2, y - hh / 2, cx + w / 2, y + hh / 2], radius=hh / 3, fill=CONTROL[side])
     _text(draw, (cx, y), h, size, WHITE)
 
 
