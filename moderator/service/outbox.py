@@ -2,7 +2,10 @@
 
 A row is marked 'handed' (committed) before the transport is called and 'sent' after; a crash in
 between leaves it 'handed', and the next drain hands it over again.  Transports are idempotent
-per Message-ID where they can be (the Maildir transport is), so nothing is delivered twice.
+per Message-ID where they can be (the Maildir transport is), so nothing is delivered twice.  Over
+SMTP the proof of an earlier hand-over is the copy the server files in the Sent mailbox; the MTA
+delivers that copy a moment after it accepted the message, so a 'handed' row is looked at again
+only once HANDED_GRACE has passed (else a crash right after acceptance would send it twice).
 """
 
 from __future__ import annotations
@@ -11,9 +14,11 @@ from datetime import timedelta
 
 from sqlmodel import or_, select
 
+from moderator.clock import as_utc
 from moderator.store.models import Outbox
 
 MAX_ATTEMPTS = 12
+HANDED_GRACE = timedelta(seconds=20)
 
 
 def backoff(attempts: int) -> timedelta:
@@ -37,8 +42,11 @@ def _drain(app, transport, limit: int) -> int:
             or_(Outbox.next_attempt_at.is_(None), Outbox.next_attempt_at <= now))  # type: ignore[union-attr]
             .order_by(Outbox.id).limit(limit)).all()
         batch = []
+        checks = getattr(transport, "was_sent", None)
         for row in rows:
-            if row.status == "handed" and getattr(transport, "was_sent", None) and transport.was_sent(row.message_id):
+            if row.status == "handed" and checks and row.handed_at and now - as_utc(row.handed_at) < HANDED_GRACE:
+                continue  # the sent copy of a hand-over a moment ago may not be filed yet
+            if row.status == "handed" and checks and transport.was_sent(row.message_id):
                 # A crash came between the server accepting it and this row saying so.
                 row.status = "sent"
                 row.sent_at = now

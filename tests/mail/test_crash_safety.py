@@ -131,11 +131,17 @@ def test_sigkill_at_random_points_loses_and_repeats_nothing(clean_mail, tmp_path
     assert not wrong, wrong[:5]
     assert sum(1 for row in inbound if row.outcome.startswith("applied")) > len(mails) // 2
     assert stack.messages("moderator") == [] and len(stack.messages("moderator", "Processed")) == len(mails)
-    # every report and receipt delivered exactly once
-    delivered: Counter = Counter()
-    for n in range(1, 2 * GAMES + 1):
-        for message in stack.messages(f"player{n:02d}"):
-            delivered[str(message["Message-ID"])] += 1
+    # every report and receipt delivered exactly once (delivery is asynchronous: wait until the
+    # mailboxes hold at least one copy of every message, then count)
+    settle = time.monotonic() + 60
+    while True:
+        delivered: Counter = Counter()
+        for n in range(1, 2 * GAMES + 1):
+            for message in stack.messages(f"player{n:02d}"):
+                delivered[str(message["Message-ID"])] += 1
+        if all(delivered[row.message_id] for row in outbox) or time.monotonic() > settle:
+            break
+        time.sleep(1)
     for row in outbox:
         assert delivered[row.message_id] == 1, (row.recipient, row.kind, delivered[row.message_id])
     # and every game's log still replays to the same states and reports

@@ -99,7 +99,7 @@ def test_random_game_with_fog_ends_without_leaks(app, seed):
     result = random_playout(engine, seed, on_step=checker, choose=active_choice)
     outcome = engine.outcome(result.state)
     assert outcome is not None and outcome.reason
-    assert checker.reports >= 3 * 2
+    assert checker.reports >= 3  # at least the final reports (a sudden death may end turn 1)
     assert any(e.kind == "combat" for e in result.events), "a random game should see at least one combat"
 
 
