@@ -217,7 +217,10 @@ class FreeMove:
                 board.fail(f"{board.unit(hq).name} cannot take the Free Move (two in a row, 4.1.2; or not a corps HQ)",
                            [f"FREEMOVE HQ {board.unit(h).name}" for h in free_move_hqs(board)[:3]])
             formation = board.unit(hq).formation
-            own = [u for u in board.units_of("soviet") if board.unit(u).formation == formation and u != hq
+            army = board.is_army_hq(hq)
+            # ruling N-25 (option any): an Army HQ activates the units of its own army's corps and stays put
+            formations = {f.id for f in board.s.formations if f.parent == formation} if army else {formation}
+            own = [u for u in board.units_of("soviet") if board.unit(u).formation in formations and u != hq
                    and in_range(board, hq, u) and not board.is_hq(u)]
             extra = [str(u) for u in order.values("units")]
             for uid in extra:
@@ -226,7 +229,7 @@ class FreeMove:
                     board.fail(f"{board.unit(uid).name} cannot join: three other units within the HQ's range (2.5.4A)")
             if len(extra) > act.ATTACHMENTS:
                 board.fail("at most three other units (2.5.4A)")
-            movers = [hq] + own + extra
+            movers = ([] if army else [hq]) + own + extra
             board.data["last_hq"]["soviet"] = hq  # 4.1.2B: counts as an activation
         else:
             movers = [str(u) for u in order.values("units")]
@@ -235,6 +238,9 @@ class FreeMove:
             for uid in movers:
                 if board.side_of(uid) != "soviet" or not board.on_map(uid):
                     board.fail(f"{board.unit(uid).name} is not a Soviet unit on the map")
+                if board.is_hq(uid):  # ruling N-25: "three Soviet combat units anywhere", no HQ
+                    board.fail(f"{board.unit(uid).name} is an HQ: a Free Move without an HQ moves three combat "
+                               f"units (2.5.4A)")
             board.data["last_hq"]["soviet"] = None  # 4.1.2B: all HQs refreshed
         answered(frame)
         board.pop()

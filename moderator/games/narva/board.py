@@ -142,10 +142,11 @@ class Board:
     def defense(self, uid: str) -> int:
         return self.unit(uid).strength(self.is_reduced(uid)).defense
 
-    def movement_allowance(self, uid: str) -> int:
-        """Printed MA, halved (rounded down) when isolated (10.3.2)."""
+    def movement_allowance(self, uid: str) -> float:
+        """Printed MA, halved when isolated (10.3.2); exactly, with no rounding, since road costs
+        can be fractions (ruling N-61)."""
         ma = self.unit(uid).strength(self.is_reduced(uid)).movement
-        return ma // 2 if self.supply(uid) == "isolated" else ma
+        return ma / 2 if self.supply(uid) == "isolated" else ma
 
     def supply(self, uid: str) -> str:
         return self.data["units"][uid]["supply"]

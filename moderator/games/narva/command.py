@@ -224,6 +224,7 @@ class CommandActivation(act.Moves):
         if order.form == "pass":
             answered(frame)
             board.emit("activation_passed", side=side, chit=frame["chit"])
+            self._after_activation(board, frame)  # ruling N-27: a passed 2SH chit is used too
             frame["stage"] = "end"
             return
         if order.form == "relocate":
@@ -313,10 +314,13 @@ class CommandActivation(act.Moves):
                 board.fail("only the Army Group Narwa chit activates extra units anywhere (2.4.2B)")
             if len(extras) > act.AGN_EXTRAS:
                 board.fail(f"at most {act.AGN_EXTRAS} extra units (2.4.2B)")
+            pinned = {u for hex_units in board.data["pinned"].values() for u in hex_units}
             for uid in extras:
                 if board.side_of(uid) != frame["side"] or not board.on_map(uid) or board.is_hq(uid) \
                         or uid in frame["movers"] or uid in units:
                     board.fail(f"{board.unit(uid).name} cannot be an extra unit (2.4.2B: other combat units on the map)")
+                if uid in pinned:
+                    board.fail(f"{board.unit(uid).name} is pinned and cannot be an extra unit (2.5.1.3A, ruling N-24)")
         if len(set(units + extras)) != len(units + extras):
             board.fail("a unit is named twice")
         answered(frame)
@@ -343,6 +347,7 @@ class CommandActivation(act.Moves):
                 board.s.command_group(frame["chit_group"]).hqs[0]):
             board.emit("activation_passed", side=frame["side"], chit=frame["chit"],
                        reason="the Army HQ is not on the map (ruling N-45)")
+            self._after_activation(board, frame)  # ruling N-27: passed, so used
             frame["stage"] = "end"
             return True
         if stage == "attach" and not attachable(board, frame) and frame["chit_group"] != "AGN":

@@ -76,6 +76,9 @@ def river_crossing(board: Board, uid: str, a: str, b: str) -> str | None:
         return None
     mech = board.is_mechanized(uid)
     if side.ferry:
+        if board.frozen and not side.never_frozen:
+            # ruling N-39: while frozen, infantry crosses the ferry hexside as a frozen river (+1 MP)
+            return "prohibited" if mech else "frozen"
         return "prohibited" if mech else "ferry"  # 6.2.2.2B, D
     if side.river_kind == "minor":
         return "minor"  # 6.2.3: the same frozen or thawed
@@ -173,6 +176,9 @@ def find_path(board: Board, uid: str, dest: str, rules: MoveRules, allowance: fl
             board.fail(reason)
         if board.in_enemy_zoc(start, side) and board.in_enemy_zoc(dest, side):
             board.fail(f"{start} to {dest} is enemy ZOC to enemy ZOC: not a minimum move (6.1C)")
+        if board.enemy_in(dest, side):
+            # 11.1.4B, ruling N-61: an overrun needs the MP to enter the hex; adjacency is not enough
+            board.fail(f"{board.unit(uid).name} lacks the MP to enter {dest} and overrun the HQ there (11.1.4B)")
         if rules.avoid_ezoc and board.in_enemy_zoc(dest, side):
             board.fail(f"{dest} is in an enemy zone of control (2.5.4B)")
         if step_cost(board, uid, start, dest) is None:
@@ -190,6 +196,8 @@ def ferry_path(board: Board, uid: str, start: str, dest: str, rules: MoveRules, 
     side = board.hexside(start, dest)
     if not side.ferry or board.is_mechanized(uid) or board.bridged(start, dest):
         return None
+    if board.frozen and not side.never_frozen:
+        return None  # frozen: an ordinary (or minimum) move across a frozen river (ruling N-39)
     if side.key in rules.ferries_used:
         board.fail(f"the ferry {side.key} has already carried a unit this activation (6.2.2.2B)")
     ok, reason = may_enter(board, uid, start, dest)

@@ -23,6 +23,9 @@ SPECS = [
               "Narwa, EXTRA names 2 more units anywhere that may move but not fight.",
               ("ATTACH 48 50", "ATTACH GNES EXTRA 540 FBB")),
     OrderSpec("attach", "none", "ATTACH NONE", "No attachments."),
+    OrderSpec("attach", "extra", "ATTACH EXTRA <extra:unit...>",
+              "Army Group Narwa: no attachments, only the two extra units anywhere (2.4.2B).",
+              ("ATTACH EXTRA 162G 176G",)),
     # movement (6.0)
     OrderSpec("move", "to", "MOVE <units:unit...> TO <hex:hex> [<mode:STRATEGIC|RAIL>]",
               "Move units, one after another, to a hex; the moderator finds the cheapest legal path when the "
