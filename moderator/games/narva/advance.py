@@ -127,7 +127,8 @@ class Advance:
         answered(frame)
         self._move(board, frame, chosen, second)
         if not self._combat_left(board, frame):
-            board.pop()
+            # this frame, not the top one: an overrun (9.6.6) has pushed a displacement above it
+            board.stack[:] = [f for f in board.stack if f is not frame]
 
     def _combat_left(self, board: Board, frame: dict[str, Any]) -> bool:
         return any(board.is_combat(u) for u in self._eligible(board, frame)) and \

@@ -261,7 +261,6 @@ class Combat:
             "shifts": [[why, n] for why, n in odds.shifts], "zero_defense": odds.zero_defense,
             "air": frame["air"], "stavka": frame["stavka"],
         }
-        self._air_to_base(board, frame["air"])
         min_column = frame.get("min_column")
         if odds.column is None or (min_column and odds.column < min_column):
             why = "below the lowest column after shifts (9.3.2A)" if odds.column is None else \
@@ -271,8 +270,10 @@ class Combat:
             board.remember("combat", side=side, hex=target, result="cancelled",
                            **{"from": sorted({board.hex_of(u) for u in attackers})})
             board.pop()
+            self._release(board, attackers)
             return True
         board.data["last_combat_cancelled"] = False
+        self._air_to_base(board, frame["air"])  # after the cancellation test: N-54, unused air goes back
         die, roll = combat_die(board, side, f"combat {target}")
         cell = board.s.crt_result(side, odds.column, roll)
         attacker_losses = cell.attacker_steps
@@ -280,11 +281,15 @@ class Combat:
         notes = []
         if frame["stavka"]:
             # 2.5.3C-D: an additional A1; every attacker retreat becomes step losses
+            if attacker_retreat and all(board.s.terrain_effect(board.s.terrain(board.hex_of(u))).negate_first_retreat
+                                        for u in attackers):
+                attacker_retreat -= 1  # ruling N-26: 9.5.6B cancels the first hex if every attacker is in a village/city
             attacker_losses += 1 + attacker_retreat
             notes.append(f"Stavka: +1 loss and {attacker_retreat} retreat(s) taken as losses (2.5.3)")
             attacker_retreat = 0
-        if attacker_losses and all(board.s.terrain(board.hex_of(u)) == "city" for u in attackers):
-            attacker_losses -= 1  # 9.4.4A for attackers all in a city (ruling N-34)
+        if cell.attacker_steps and all(board.s.terrain(board.hex_of(u)) == "city" for u in attackers):
+            # 9.4.4A ignores the first loss *from the CRT* (ruling N-34); Stavka's extra A1 is not one
+            attacker_losses -= 1
             notes.append("attackers in a city: first loss negated (9.4.4)")
         defender = defender_result(board, target, cell.defender_steps, cell.defender_retreat, barrage=False)
         frame["result"] = {"defender": defender, "attacker": {"losses": attacker_losses, "retreat": attacker_retreat}}
@@ -296,6 +301,17 @@ class Combat:
                        **{"from": sorted({board.hex_of(u) for u in attackers})})
         frame["stage"] = "defender_losses"
         return True
+
+    @staticmethod
+    def _release(board: Board, attackers: list[str]) -> None:
+        """Ruling N-33: the units of a cancelled attack have not attacked and may still attack
+        elsewhere in this Combat Segment (9.2.1B counts only attacks that were made)."""
+        for below in reversed(board.stack):
+            if below["kind"] == "stavka":
+                return  # a Stavka attack names its own units (ruling N-26)
+            if isinstance(below.get("attacked"), list):
+                below["attacked"][:] = [u for u in below["attacked"] if u not in attackers]
+                return
 
     @staticmethod
     def _air_to_base(board: Board, air: dict[str, str]) -> None:

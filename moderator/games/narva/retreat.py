@@ -18,7 +18,7 @@ from moderator.core.frames import answered, ask, new_frame
 from moderator.core.grammar import Order
 from moderator.games.narva.board import Board
 from moderator.games.narva.losses import push_losses
-from moderator.games.narva.movement import river_crossing
+from moderator.games.narva.movement import river_crossing, usable_roads
 from moderator.games.narva.supply import hex_supplied, supplied_hexes
 
 
@@ -61,12 +61,14 @@ def can_enter(board: Board, units: list[str], a: str, b: str) -> bool:
     for uid in units:
         if not board.may_stand(uid, b) or river_crossing(board, uid, a, b) == "prohibited":
             return False  # 9.5.1A: only where the units could move
+        if board.s.move_cost(b, board.unit(uid).movement_class) is None and not usable_roads(board, a, b):
+            return False  # 9.5.1A: terrain prohibited off-road (swamp to mechanized units) only along a road
     return True
 
 
 def routes(board: Board, units: list[str], origin: str, length: int) -> list[Route]:
     side = board.side_of(units[0])
-    hexes_supplied = supplied_hexes(board, side)
+    hexes_supplied = supplied_hexes(board, side, without=units)  # the stack has left its hex (N-64)
     sources = board.s.supply_sources(side)
     zoc = board.zoc_of("soviet" if side == "german" else "german")
     found: list[Route] = []
@@ -151,7 +153,7 @@ def execute(board: Board, frame: dict[str, Any], units: list[str], route: Route)
                     strongest_first=False, by=frame["by"], hex_id=end, interrupts=frame.get("interrupts"))
     if route.hexes and not route.stack_ok:
         board.push(new_frame(board.data, "overstack", side=side, units=units, hex=end, origin=origin,
-                             distance=len(route.hexes)))
+                             distance=len(route.hexes), by=frame["by"], interrupts=frame.get("interrupts")))
 
 
 def _unpin(board: Board, uid: str, origin: str) -> None:
@@ -272,6 +274,11 @@ class Overstack:
                        why="the last hex of the retreat was overstacked (7.2B)", visible_to=(frame["side"],))
             board.emit("enemy_retreated", side=frame["side"], top=excess[0], count=len(excess), origin=end,
                        path=[target], hidden_from=(frame["side"],))
+            if board.in_enemy_zoc(target, frame["side"]):
+                # 5.4A-B, 9.5.3C: the extra hex is part of the retreat; entering an EZOC costs a step
+                push_losses(board, frame["side"], excess, 1, "retreat into an enemy zone of control (9.5.3)",
+                            strongest_first=board.options["ezoc_retreat_loss"] == "strongest",
+                            by=frame.get("by", "defense"), hex_id=target, interrupts=frame.get("interrupts"))
             return True
         for uid in excess:
             board.remove(uid)

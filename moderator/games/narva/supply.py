@@ -10,13 +10,16 @@ One flood fill from all sources gives every supplied hex of a side at once.
 from __future__ import annotations
 
 from collections import deque
+from typing import Iterable
 
 from moderator.games.narva.board import SIDES, Board, enemy
 
 OPEN_TERRAIN = frozenset({"clear", "hill", "village", "city"})
 
 
-def supplied_hexes(board: Board, side: str) -> frozenset[str]:
+def supplied_hexes(board: Board, side: str, without: Iterable[str] = ()) -> frozenset[str]:
+    """Every hex a supply line of `side` can reach.  `without`: friendly units to leave out (a
+    retreating stack no longer stands in, nor opens, the hex it leaves; 9.5.4, ruling N-64)."""
     zoc = board.zoc_of(enemy(side))
     occupied = board.occupied_hexes()
     frozen = board.frozen
@@ -26,6 +29,8 @@ def supplied_hexes(board: Board, side: str) -> frozenset[str]:
         if info.water:
             return False
         units = occupied.get(h)
+        if units and without:
+            units = [u for u in units if u not in without]
         if units and board.side_of(units[0]) != side:
             return False
         mine = bool(units)
@@ -89,16 +94,16 @@ def traces_supply(board: Board, uid: str, hexes: frozenset[str] | None = None) -
 def hex_supplied(board: Board, side: str, hex_id: str, hexes: frozenset[str] | None = None) -> bool:
     """Is a hex supplied for `side` (for placing reinforcements, army HQs and displaced HQs)?
     The hex counts as holding a friendly unit: the unit that would be placed there."""
-    if board.enemy_in(hex_id, side) or board.s.hex(hex_id).water:
-        return False
+    if (board.enemy_in(hex_id, side) and not board.lone_hq(hex_id)) or board.s.hex(hex_id).water:
+        return False  # a lone enemy HQ is overrun by the unit entering (6.3B, 9.5B), so it does not count
     if side == "german" and in_narva_pocket(board, hex_id) and narva_cut(board):
         return False
     if hexes is None:
         hexes = supplied_hexes(board, side)
     if hex_id in hexes:
         return True
-    if board.in_enemy_zoc(hex_id, side) and board.owner_of(hex_id) != side:
-        return False  # a unit placed here would negate the EZOC, but placement in an EZOC is barred anyway
+    # An EZOC in the hex does not matter: the unit there negates it for its own line (10.1.1B, ruling
+    # N-42); the callers that forbid EZOC hexes (placement, displacement) test that themselves.
     # woods/swamp become passable with the placed unit: connected if a neighbour is supplied
     return any(n in hexes and not _blocks(board, hex_id, n, board.frozen) for n in board.neighbours(hex_id))
 

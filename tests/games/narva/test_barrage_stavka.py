@@ -1,0 +1,365 @@
+"""Rules 2.5.1 (barrage: targets, the Barrage CRT, no negation, pins) and 2.5.3 (the Stavka
+directive), with its worked example; rulings N-26, N-29 and N-59.
+
+The Barrage CRT is the last column of the CRT (2.2.3B; tables.yaml): die 1-2 NR, 3-4 P, 5 Dr1,
+6 D1.  The Barrage Roll Table (tables.yaml): Soviets 2, 2, 3, 3, 4, 4 attacks; Germany 1, 1, 2, 2,
+2, 3.  Hex 2332 and its neighbours are clear; 2323 is a village; 3029 is Narva (city); 3330 is a
+prepared-defence hex of the 4th SS (Nederland) division.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from moderator.games.narva.actions import resolve_action
+from moderator.games.narva.activation import start_activation
+from moderator.games.narva.barrage import start_barrages
+from moderator.games.narva.reinforce import refill_cup
+from moderator.games.narva.sequence import turn_advance
+from tests.games.narva.fight import asked, auto, board, draw_chits, fight, odds, ready_to_attack, refused, steps_lost
+from tests.games.narva.helpers import answer, emitted, settle
+
+
+def barrage(b, side="soviet", count=1, source="chit"):
+    start_barrages(b, side, count, source)
+    settle(b)
+
+
+def pinned_units(b):
+    return sorted(u for units in b.data["pinned"].values() for u in units)
+
+
+# ---------------------------------------------------------------- 2.5.1.1 procedure and targets
+
+
+def test_2_5_1_1A_the_soviets_have_two_barrage_chits_and_germany_one():
+    b = board({})
+    chits = [c for c in b.s.chits if c.action == "barrage"]
+    assert sorted(c.side for c in chits) == ["german", "soviet", "soviet"]
+
+
+def test_2_5_1_1B_a_drawn_barrage_chit_rolls_for_the_number_of_attacks():
+    """Soviet chit, die 5: four barrage attacks (Barrage Roll Table)."""
+    b = board({"61/162G": "2332", "109/381": "2432"}, turn=4, rolls=[5])
+    draw_chits(b, ["BARRAGE-S1", "26-1"])
+    assert emitted(b, "barrage_roll")[-1]["count"] == 4
+    assert asked(b) == ["barrage"] and b.top()["count"] == 4
+
+
+def test_2_5_1_1B_the_german_table_is_its_own():
+    """German chit, die 6: three barrage attacks."""
+    b = board({"61/162G": "2332", "109/381": "2432"}, turn=4, rolls=[6])
+    draw_chits(b, ["BARRAGE-G", "2SH-1"])
+    assert emitted(b, "barrage_roll")[-1]["count"] == 3
+
+
+def test_2_5_1_1C_a_barrage_needs_an_enemy_hex_next_to_a_friendly_combat_unit():
+    """162G (2332) is next to 381; 176G (2132) is not; 151G (2130) is next to the 109th HQ only."""
+    b = board({"61/162G": "2332", "61/176G": "2132", "61/151G": "2130", "109/381": "2432", "109/HQ": "2030"},
+              rolls=[1])
+    assert b.s.distance("2130", "2030") == 1
+    barrage(b)
+    refused(b, "BARRAGE 2132")
+    refused(b, "BARRAGE 2130")
+    refused(b, "BARRAGE 2431")  # empty
+    answer(b, "BARRAGE 2332")
+    assert emitted(b, "barrage")[-1]["hex"] == "2332"
+
+
+def test_2_5_1_1D_the_same_hex_is_not_targeted_twice():
+    b = board({"61/162G": "2332", "61/176G": "2533", "109/381": "2432"}, rolls=[1, 1])
+    barrage(b, count=2)
+    answer(b, "BARRAGE 2332")
+    refused(b, "BARRAGE 2332")
+    answer(b, "BARRAGE 2533")
+    assert [e["hex"] for e in emitted(b, "barrage")] == ["2332", "2533"]
+
+
+def test_2_5_1_1E_a_unit_that_retreated_may_be_barraged_again_in_its_new_hex():
+    """Die 5 (Dr1) drives 162G from 2332 into 2331 (every way out is in a Soviet ZOC: one step); 2331
+    is a new hex next to 456, so the second barrage may hit it there (die 6: D1)."""
+    b = board({"61/162G": "2332", "109/381": "2432", "109/456": "2431", "109/602": "2132"}, rolls=[5, 6])
+    barrage(b, count=2)
+    answer(b, "BARRAGE 2332")
+    answer(b, "RETREAT VIA 2331")
+    auto(b, until="barrage")
+    assert b.hex_of("61/162G") == "2331" and b.is_reduced("61/162G")
+    answer(b, "BARRAGE 2331")
+    assert b.data["units"]["61/162G"]["where"] == "eliminated"
+
+
+def test_2_1_3_ruling_n59_under_fog_a_barrage_names_no_units_beforehand():
+    """The barrage report lists the units in the hex only without fog; under fog the other side learns
+    only what the result did to them (step losses, retreats)."""
+    for fog, listed in (("on", None), ("off", ["61/162G"])):
+        b = board({"61/162G": "2332", "109/381": "2432"}, options={"fog": fog}, rolls=[1])
+        barrage(b)
+        answer(b, "BARRAGE 2332")
+        assert emitted(b, "barrage")[-1]["units"] == listed
+
+
+# ---------------------------------------------------------------- 2.5.1.2 the Barrage CRT
+
+
+@pytest.mark.parametrize("die, code", [(1, "NR"), (2, "NR"), (3, "P"), (4, "P"), (5, "Dr1"), (6, "D1")])
+def test_2_2_3B_a_barrage_is_read_on_the_last_column_of_the_crt(die, code):
+    b = board({"61/162G": "2332", "109/381": "2432"}, rolls=[die])
+    barrage(b)
+    answer(b, "BARRAGE 2332")
+    auto(b)
+    assert emitted(b, "barrage")[-1]["result"] == code
+    assert b.is_reduced("61/162G") == (code == "D1")
+    assert (b.hex_of("61/162G") != "2332") == (code == "Dr1")
+    assert pinned_units(b) == (["61/162G"] if code == "P" else [])
+
+
+def test_2_5_1_2A_the_first_loss_in_a_city_is_not_negated_by_a_barrage():
+    b = board({"11SS/23": "3029", "30GD/131": "2929"}, rolls=[6])
+    barrage(b)
+    answer(b, "BARRAGE 3029")
+    assert steps_lost(b) == [("11SS/23", "reduced")]
+
+
+def test_2_5_1_2B_the_first_retreat_in_a_city_is_not_negated_by_a_barrage():
+    b = board({"11SS/23": "3029", "30GD/131": "2929"}, rolls=[5])
+    barrage(b)
+    answer(b, "BARRAGE 3029")
+    auto(b)
+    assert b.hex_of("11SS/23") != "3029"
+
+
+def test_2_5_1_2B_the_first_retreat_in_a_village_is_not_negated_by_a_barrage():
+    b = board({"61/162G": "2323", "109/381": "2322"}, rolls=[5])
+    barrage(b)
+    answer(b, "BARRAGE 2323")
+    auto(b)
+    assert b.s.distance("2323", b.hex_of("61/162G")) == 1
+
+
+def test_2_5_1_2B_the_first_retreat_in_a_prepared_defence_is_not_negated_by_a_barrage():
+    """4SS/1/48 in the Nederland PD hex 3330: Dr1 is not negated (11.3.3 exception) and moves the 4SS
+    marker one box (11.3.4A, including barrage); the unit stays."""
+    b = board({"4SS/1/48": "3330", "109/381": "3430"}, rolls=[5])
+    barrage(b)
+    answer(b, "BARRAGE 3330")
+    auto(b)
+    assert b.data["pd"]["4SS"] == 1
+    assert b.hex_of("4SS/1/48") == "3330" and steps_lost(b) == []
+
+
+def test_9_6A_there_is_no_advance_after_a_barrage():
+    """Die 6 (D1) eliminates the one-step police battalion: 2332 is empty, nobody is asked to advance."""
+    b = board({"IND/30P": "2332", "109/381": "2432"}, rolls=[6])
+    barrage(b)
+    answer(b, "BARRAGE 2332")
+    assert b.data["units"]["IND/30P"]["where"] == "eliminated"
+    assert "advance" not in asked(b) and b.hex_of("109/381") == "2432"
+
+
+# ---------------------------------------------------------------- 2.5.1.3 pins
+
+
+def pinned_162g(rolls=()):
+    """A Soviet barrage pins 162G in 2332 (die 3: P).  176G (2533) is not pinned."""
+    b = board({"61/162G": "2332", "61/176G": "2533", "109/381": "2432"}, rolls=[3, *rolls])
+    barrage(b)
+    answer(b, "BARRAGE 2332")
+    assert pinned_units(b) == ["61/162G"]
+    return b
+
+
+def test_2_5_1_3A_pinned_units_may_not_move():
+    b = pinned_162g()
+    start_activation(b, "german", "command", movers=["61/162G", "61/176G"], fighters=["61/162G", "61/176G"])
+    settle(b)
+    refused(b, "MOVE 162G TO 2231")
+    assert b.hex_of("61/162G") == "2332"
+
+
+def test_2_5_1_3A_pinned_units_may_not_attack():
+    b = pinned_162g()
+    ready_to_attack(b, "german", ["61/162G", "61/176G"])
+    refused(b, "ATTACK 2432 WITH 162G 176G")
+    assert emitted(b, "combat") == []
+
+
+def test_2_5_1_3B_an_attack_on_pinned_units_gets_one_column_right():
+    """131 + 129 (8) against 162G (5): 1-1 (column 2); pinned: column 3."""
+    b = pinned_162g()
+    b.place("30GD/131", "2431")
+    b.place("30GD/129", "2333")
+    o = odds(b, "soviet", ["30GD/131", "30GD/129"], "2332")
+    assert (o.base_column, o.column) == (2, 3)
+
+
+def test_2_5_1_3C_pinned_units_that_retreat_lose_the_pin():
+    """131 + 129 + 381 (11) against the pinned 162G: 2-1 (column 3), +1 for the pin: 3-1 (column 4);
+    die 4 gives D1r1.  162G retreats and is no longer pinned."""
+    b = pinned_162g(rolls=[4])
+    b.place("30GD/131", "2431")
+    b.place("30GD/129", "2333")
+    result = fight(b, "soviet", "2332", ["30GD/131", "30GD/129", "109/381"])
+    assert (result["column"], result["result"]) == (4, "D1r1")
+    auto(b)
+    assert b.hex_of("61/162G") != "2332"
+    assert pinned_units(b) == []
+
+
+def test_2_5_1_3D_pins_are_removed_at_the_end_of_the_turn():
+    b = pinned_162g()
+    turn_advance(b)
+    assert pinned_units(b) == [] and b.data["pinned"] == {}
+
+
+# ---------------------------------------------------------------- 2.5.3 Stavka directive
+
+
+def stavka(b):
+    """The Stavka chit as the cup resolves it when drawn."""
+    b.data["drawn_actions"].append("STAVKA")
+    resolve_action(b, "STAVKA")
+    settle(b)
+
+
+def test_2_5_3_example_turn_6_ar1_costs_two_soviet_losses_and_the_chit_goes_to_turn_8():
+    """Turn 6: the Stavka chit is drawn.  381 + 456 (6) against 162G + 176G (10): 1-2 (column 1), +1
+    for Stavka: 1-1 (column 2); die 2 gives Ar1.  The Soviets take two losses (the extra A1 and the
+    retreat) and nobody retreats; the chit goes to Turn 8 and enters the cup in that turn's
+    Reinforcement Phase."""
+    b = board({"61/162G": "2332", "61/176G": "2332", "109/381": "2432", "109/456": "2431"}, turn=6, rolls=[2])
+    draw_chits(b, ["STAVKA", "2SH-1"])
+    assert asked(b) == ["stavka"]
+    answer(b, "STAVKA 2332")
+    result = emitted(b, "combat")[-1]
+    assert (result["odds"], result["result"]) == ("1-1", "Ar1")
+    assert ("Stavka directive (2.5.3B)", 1) in [tuple(s) for s in result["shifts"]]
+    auto(b)
+    soviet_losses = [u for u, _ in steps_lost(b) if u.startswith("109/")]
+    assert len(soviet_losses) == 2
+    assert emitted(b, "retreated") == []
+    assert all(b.hex_of(u) in (None, h) for u, h in (("109/381", "2432"), ("109/456", "2431")))
+    assert b.data["parked"]["STAVKA"] == 8
+    assert "STAVKA" not in b.data["cup"]
+    b.data["turn"] = 7
+    refill_cup(b)
+    assert "STAVKA" not in b.data["cup"]
+    b.data["turn"] = 8
+    refill_cup(b)
+    assert "STAVKA" in b.data["cup"]
+
+
+def test_2_5_3A_every_soviet_unit_next_to_the_target_attacks():
+    """381, 456 and 602 stand next to 2332; 657 (2533) does not."""
+    b = board({"61/162G": "2332", "109/381": "2432", "109/456": "2431", "109/602": "2333", "109/657": "2533"},
+              turn=6, rolls=[5])
+    stavka(b)
+    answer(b, "STAVKA 2332")
+    result = emitted(b, "combat")[-1]
+    assert sorted(d["unit"] for d in result["attackers"]) == ["109/381", "109/456", "109/602"]
+
+
+def test_2_5_3A_pinned_soviet_units_do_not_join_the_stavka_attack():
+    b = board({"61/162G": "2332", "109/381": "2432", "109/456": "2431"}, turn=6, rolls=[5])
+    b.data["pinned"]["2431"] = ["109/456"]
+    stavka(b)
+    answer(b, "STAVKA 2332")
+    assert [d["unit"] for d in emitted(b, "combat")[-1]["attackers"]] == ["109/381"]
+
+
+def test_2_5_3A_two_hexes_are_attacked_and_no_unit_attacks_both():
+    """381 (2432) is next to both 2332 and 2533: it attacks the first target only (3 against 5: 1-2, +1:
+    1-1; die 6 gives D1r1, and 381 takes the extra A1); 456 (2532) then attacks 2533 alone."""
+    b = board({"61/162G": "2332", "61/176G": "2533", "109/381": "2432", "109/456": "2532"}, turn=6, rolls=[6, 5])
+    assert b.s.distance("2532", "2533") == 1 and b.s.distance("2532", "2332") == 2
+    stavka(b)
+    answer(b, "STAVKA 2332")
+    auto(b, until="stavka")
+    answer(b, "STAVKA 2533")
+    combats = emitted(b, "combat")
+    assert [c["target"] for c in combats] == ["2332", "2533"]
+    assert b.on_map("109/381") and b.s.distance(b.hex_of("109/381"), "2533") == 1
+    assert [d["unit"] for d in combats[1]["attackers"]] == ["109/456"]
+
+
+def test_2_5_3A_the_target_must_hold_enemy_combat_units():
+    """A lone German HQ (2533) next to 381 is no Stavka target (9.0B, ruling N-26)."""
+    b = board({"61/162G": "2332", "61/HQ": "2533", "109/381": "2432"}, turn=6, rolls=[5])
+    stavka(b)
+    refused(b, "STAVKA 2533")
+    answer(b, "STAVKA 2332")
+    assert emitted(b, "combat")[-1]["target"] == "2332"
+
+
+def test_2_5_3B_the_stavka_attack_gets_one_column_right():
+    b = board({"61/162G": "2332", "109/381": "2432", "109/456": "2431"})
+    plain = odds(b, "soviet", ["109/381", "109/456"], "2332")
+    directed = odds(b, "soviet", ["109/381", "109/456"], "2332", stavka=True)
+    assert directed.column == plain.column + 1 == 3
+
+
+def test_2_5_3C_the_soviets_suffer_an_extra_a1_even_on_no_result():
+    """381 (3) against 162G + reduced 176G (8): the 1-3 column, +1: 1-2; die 5 gives NR; 381 still
+    loses a step."""
+    b = board({"61/162G": "2332", "61/176G": "2332", "109/381": "2432"}, reduced=["61/176G"], turn=6, rolls=[5])
+    stavka(b)
+    answer(b, "STAVKA 2332")
+    assert emitted(b, "combat")[-1]["result"] == "NR"
+    auto(b)
+    assert steps_lost(b) == [("109/381", "reduced")]
+
+
+def test_2_5_3D_every_hex_of_attacker_retreat_becomes_a_loss():
+    """381 + 456 (6) against 162G (5): 1-1, +1: 2-1 (column 3); die 1 gives A1r1: one loss, one more
+    for the retreat, and the extra A1: three, and no Soviet unit moves."""
+    b = board({"61/162G": "2332", "109/381": "2432", "109/456": "2431"}, turn=6, rolls=[1])
+    stavka(b)
+    answer(b, "STAVKA 2332")
+    assert emitted(b, "combat")[-1]["result"] == "A1r1"
+    auto(b)
+    assert len(steps_lost(b)) == 3
+    assert emitted(b, "retreated") == []
+
+
+def test_2_5_3D_ruling_n26_attackers_all_in_villages_cancel_the_first_retreat_hex():
+    """381 + 456, both in the village 2323, attack 162G in the swamp 2422 (6 against 10: 1-2, +1: 1-1;
+    die 2 gives Ar1).  The one retreat hex is cancelled by 9.5.6B, so only the extra A1 is lost."""
+    b = board({"61/162G": "2422", "109/381": "2323", "109/456": "2323"}, turn=6, rolls=[2])
+    stavka(b)
+    answer(b, "STAVKA 2422")
+    assert emitted(b, "combat")[-1]["result"] == "Ar1"
+    auto(b)
+    assert len(steps_lost(b)) == 1
+
+
+def test_2_1_3C_a_stavka_attack_short_of_1_2_is_cancelled_without_the_extra_a1():
+    """381 alone against 162G + 176G (10): the 1-4 column, +1: still below 1-2 (ruling N-26).  No
+    loss; the Soviets must name another target (2533)."""
+    b = board({"61/162G": "2332", "61/176G": "2332", "IND/30P": "2533", "109/381": "2432"}, turn=6, rolls=[5])
+    stavka(b)
+    answer(b, "STAVKA 2332")
+    assert emitted(b, "combat") == [] and len(emitted(b, "attack_cancelled")) == 1
+    assert steps_lost(b) == []
+    assert asked(b) == ["stavka"]
+    answer(b, "STAVKA 2533")
+    assert emitted(b, "combat")[-1]["target"] == "2533"
+
+
+def test_2_5_3E_the_chit_is_placed_two_turns_ahead():
+    b = board({"61/162G": "2332", "109/381": "2432"}, turn=9, rolls=[5])
+    stavka(b)
+    assert b.data["parked"]["STAVKA"] == 11
+    turn_advance(b)
+    assert "STAVKA" not in b.data["cup"]
+
+
+def test_2_5_3C_the_extra_a1_is_not_a_crt_loss_so_a_city_does_not_negate_it():
+    """9.4.4A ignores the first loss *from the CRT*; Stavka's additional A1 (2.5.3C) is not one, so a
+    Soviet unit attacking from the city of Narva still loses its step on an NR (ruling N-34)."""
+    # 381 (3, halved across the Narva: 1) against 54 Pio (3): the 1-3 column, +1: 1-2; die 5: NR
+    b = board({"4SS/54Pio": "3130", "109/381": "3029"}, turn=6, rolls=[5])
+    stavka(b)
+    answer(b, "STAVKA 3130")
+    combat = emitted(b, "combat")[-1]
+    assert combat["result"] == "NR", combat
+    auto(b)
+    assert steps_lost(b) == [("109/381", "reduced")]
