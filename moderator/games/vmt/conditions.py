@@ -38,6 +38,9 @@ def evaluate(name: str, view: Mapping[str, Any], decision: Decision, args: Seque
         return any(present for s, present in armor.items() if s != side)
     if name == "ENEMY_CARDS":
         return context.get("enemy_cards", 0) >= _number(args, name) and context.get("role") == "defender"
+    if name == "COUNTERATTACKED":
+        # the combat just fought was the enemy's Counterattack in your own action phase (L160, L439)
+        return bool(last) and last.get("attacker") not in (None, side) and view.get("phase_side") == side
     if name == "HOLD":
         if not args:
             raise IllegalOrder("HOLD needs a card name")

@@ -108,6 +108,7 @@ CONDITIONS = [
     ConditionSpec("ATTACKERS", "<n>", "at least n blocks attack (in the combat being asked about)"),
     ConditionSpec("ARMOR", "", "enemy armor takes part in the combat"),
     ConditionSpec("ENEMY_CARDS", "<n>", "the enemy committed at least n cards face down"),
+    ConditionSpec("COUNTERATTACKED", "", "the combat just fought was the enemy's counterattack in your phase"),
     ConditionSpec("HOLD", "<card>", "you hold that card"),
     ConditionSpec("CONTROL", "<area>", "you control that area"),
     ConditionSpec("TURN", "<n>", "it is turn n or later"),
