@@ -30,12 +30,13 @@ from collections import Counter, defaultdict, deque
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Iterable, Iterator, Literal
+from typing import Annotated, Any, Iterable, Iterator, Literal
 
 import yaml
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, TypeAdapter, ValidationError
 
 from moderator.core.errors import ScenarioError
+from moderator.core.provenance import PROVENANCE_PREFIXES, Record  # noqa: F401  (re-exported)
 from moderator.maps.hexes import HexGrid, format_hex, hexside_key, is_hex_id, parse_hex
 
 Side = Literal["german", "soviet"]
@@ -58,7 +59,6 @@ Special = Literal["strachwitz", "merekula_landing", "first_2sh_activation"]
 ENTRY_LETTERS = ("A", "B", "C", "D", "E", "F", "G", "H")
 GERMAN_ENTRIES = frozenset({"A", "B", "C"})
 
-PROVENANCE_PREFIXES = ("rulebook", "reconstructed:")
 
 #: The map areas the rules name and the validator requires.
 REQUIRED_AREAS = ("narva", "ivangorod", "enclave", "vp_hills", "narva_joesuu", "krivasoo", "merekula", "merekula_landing")
@@ -101,37 +101,6 @@ Ident = Annotated[str, BeforeValidator(_ident)]
 HexId = Annotated[str, BeforeValidator(_hex_id)]
 Hexside = Annotated[str, BeforeValidator(_hexside)]
 Cost = float | Literal["P"]
-
-
-class Record(BaseModel):
-    """A data record whose every field carries provenance in ``src``.
-
-    Fields named in `EXEMPT` need none: identifiers (``id``, the keys naming what a record is about),
-    the ``aliases`` players may type, free-text ``note`` and lists of sub-records that carry their own
-    ``src``.  Optional fields that the YAML does not set need none either.
-    """
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    EXEMPT: ClassVar[frozenset[str]] = frozenset({"id", "aliases", "note"})
-
-    src: dict[str, str] = Field(default_factory=dict)
-
-    def provenance_problems(self, where: str) -> list[str]:
-        problems: list[str] = []
-        needed = {name for name in self.model_fields_set if name != "src" and name not in self.EXEMPT}
-        for name in sorted(needed - set(self.src)):
-            problems.append(f"{where}: field '{name}' has no provenance in src")
-        for name in sorted(set(self.src) - set(type(self).model_fields) - {"src"}):
-            problems.append(f"{where}: src names unknown field '{name}'")
-        for name, text in sorted(self.src.items()):
-            if not isinstance(text, str) or not text.strip().startswith(PROVENANCE_PREFIXES):
-                problems.append(
-                    f"{where}: provenance of '{name}' must start with 'rulebook' or 'reconstructed:', not {text!r}"
-                )
-            elif text.strip() in ("rulebook", "reconstructed:"):
-                problems.append(f"{where}: provenance of '{name}' says nothing specific")
-        return problems
 
 
 # --------------------------------------------------------------------------------------------

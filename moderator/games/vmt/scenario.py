@@ -22,12 +22,13 @@ from __future__ import annotations
 import os
 from collections import Counter, defaultdict, deque
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Iterable, Iterator, Literal
+from typing import Annotated, Any, Iterable, Iterator, Literal
 
 import yaml
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, TypeAdapter, ValidationError
 
 from moderator.core.errors import ScenarioError
+from moderator.core.provenance import PROVENANCE_PREFIXES, Record  # noqa: F401  (re-exported)
 
 Side = Literal["axis", "soviet"]
 SIDES: tuple[Side, ...] = ("axis", "soviet")
@@ -38,7 +39,6 @@ BorderKind = Literal["land", "river", "ditch", "ferry"]
 #: Raster scale at which the validator compares the drawn cells with the declared borders.
 GEOMETRY_CHECK_SCALE = 0.5
 
-PROVENANCE_PREFIXES = ("rulebook", "reconstructed:")
 
 
 def _ident(value: Any) -> Any:
@@ -56,37 +56,6 @@ def _ident(value: Any) -> Any:
 Ident = Annotated[str, BeforeValidator(_ident)]
 Point = tuple[float, float]
 Polygon = tuple[Point, ...]
-
-
-class Record(BaseModel):
-    """A data record whose every field carries provenance in ``src``.
-
-    Fields named in `EXEMPT` need none: pure identifiers (``id``, the ``aliases`` players may type,
-    the keys that name what a record is about) and free-text ``note`` commentary.  Optional fields
-    that the YAML does not set need none either.
-    """
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    EXEMPT: ClassVar[frozenset[str]] = frozenset({"id", "aliases", "note"})
-
-    src: dict[str, str] = Field(default_factory=dict)
-
-    def provenance_problems(self, where: str) -> list[str]:
-        problems: list[str] = []
-        needed = {name for name in self.model_fields_set if name != "src" and name not in self.EXEMPT}
-        for name in sorted(needed - set(self.src)):
-            problems.append(f"{where}: field '{name}' has no provenance in src")
-        for name in sorted(set(self.src) - set(type(self).model_fields) - {"src"}):
-            problems.append(f"{where}: src names unknown field '{name}'")
-        for name, text in sorted(self.src.items()):
-            if not isinstance(text, str) or not text.strip().startswith(PROVENANCE_PREFIXES):
-                problems.append(
-                    f"{where}: provenance of '{name}' must start with 'rulebook' or 'reconstructed:', not {text!r}"
-                )
-            elif text.strip() in ("rulebook", "reconstructed:"):
-                problems.append(f"{where}: provenance of '{name}' says nothing specific")
-        return problems
 
 
 # --------------------------------------------------------------------------------------------
