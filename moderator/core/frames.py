@@ -9,6 +9,7 @@ it moves on without asking (`step`).  These helpers are the parts every game sha
 
 from __future__ import annotations
 
+import pickle
 from typing import Any, Mapping, Sequence
 
 from moderator.core.contract import Decision
@@ -33,3 +34,62 @@ def ask(frame: Mapping[str, Any], role: str, kind: str, prompt: str, options: Se
 
 def answered(frame: dict[str, Any]) -> None:
     frame["asked"] += 1
+
+
+class FrameStackEngine:
+    """The decision machinery shared by the frame-stack games (VMT, Across the Narva).
+
+    A game supplies `handlers` (frame kind -> handler with decisions/legal/apply/step), `grammar`,
+    `title`, and `make_board(data, rng)` wrapping a state in its Board; this class answers the
+    engine contract's pending / legal_orders / apply and runs the automatic steps in between.
+    """
+
+    handlers: Mapping[str, Any] = {}
+    grammar: Any = None
+    title = ""
+    settle_limit = 100_000
+
+    def make_board(self, data: dict[str, Any], rng: Any) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _board(self, state: dict[str, Any], rng: Any = None, copy: bool = False) -> Any:
+        # Engines never change their input: answers work on a deep copy (pickle is the fastest).
+        data = pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)) if copy else state
+        return self.make_board(data, rng)
+
+    def pending(self, state: dict[str, Any]) -> list[Decision]:
+        if state["result"] is not None or not state["stack"]:
+            return []
+        board = self._board(state)
+        frame = board.top()
+        return self.handlers[frame["kind"]].decisions(board, frame)
+
+    def legal_orders(self, state: dict[str, Any], decision: Decision) -> list[Any]:
+        board = self._board(state)
+        frame = board.top()
+        return self.handlers[frame["kind"]].legal(board, frame, decision)
+
+    def apply(self, state: dict[str, Any], role: str, order: Any, rng: Any) -> tuple[dict[str, Any], list[Any]]:
+        from moderator.core.errors import WrongDecision
+
+        mine = [d for d in self.pending(state) if d.role == role]
+        if not mine:
+            raise WrongDecision(f"nothing is asked of the {role} player now")
+        decision = next((d for d in mine if d.kind == order.kind), None)
+        if decision is None:
+            raise WrongDecision(f"'{self.grammar.render(order)}' does not answer: {mine[0].prompt}")
+        board = self._board(state, rng, copy=True)
+        frame = board.top()
+        self.handlers[frame["kind"]].apply(board, frame, decision, order)
+        self._settle(board)
+        return board.data, board.events
+
+    def _settle(self, board: Any) -> None:
+        """Run every automatic step until somebody must decide or the game is over."""
+        for _ in range(self.settle_limit):
+            if board.data["result"] is not None or not board.stack:
+                return
+            frame = board.top()
+            if not self.handlers[frame["kind"]].step(board, frame):
+                return
+        raise RuntimeError(f"{self.title} did not settle")

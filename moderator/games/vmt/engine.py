@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import json
-import pickle
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from moderator.core.contract import (OBSERVER, REFEREE, Decision, Event, OptionSpec, Outcome, ScenarioInfo,
                                      StandingDefault)
-from moderator.core.errors import IllegalOrder, WrongDecision
-from moderator.core.grammar import Order
+from moderator.core.frames import FrameStackEngine
 from moderator.core.rng import Rng
 from moderator.games.vmt import activation, combat, fire, sequence, setup
 from moderator.games.vmt.board import SIDES, Board
@@ -60,10 +58,12 @@ def scenario_named(name: str) -> Scenario:
     return load_scenario(name)
 
 
-class VmtEngine:
+class VmtEngine(FrameStackEngine):
     id = "vmt"
     title = "Von Manstein's Triumph"
     grammar = GRAMMAR
+    handlers = HANDLERS
+    settle_limit = 10_000
 
     # ------------------------------------------------------------------ metadata
 
@@ -106,46 +106,8 @@ class VmtEngine:
             raise ValueError(f"VMT state version {state.get('version')} is not {STATE_VERSION}")
         return state
 
-    def _board(self, state: dict[str, Any], rng: Rng | None = None, copy: bool = False) -> Board:
-        data = pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)) if copy else state
-        return Board(data, scenario_named(state["scenario"]), rng)
-
-    # ------------------------------------------------------------------ decisions
-
-    def pending(self, state: dict[str, Any]) -> list[Decision]:
-        if state["result"] is not None or not state["stack"]:
-            return []
-        board = self._board(state)
-        frame = board.top()
-        return HANDLERS[frame["kind"]].decisions(board, frame)
-
-    def legal_orders(self, state: dict[str, Any], decision: Decision) -> list[Order]:
-        board = self._board(state)
-        frame = board.top()
-        return HANDLERS[frame["kind"]].legal(board, frame, decision)
-
-    def apply(self, state: dict[str, Any], role: str, order: Order, rng: Rng) -> tuple[dict[str, Any], list[Event]]:
-        mine = [d for d in self.pending(state) if d.role == role]
-        if not mine:
-            raise WrongDecision(f"nothing is asked of the {role} player now")
-        decision = next((d for d in mine if d.kind == order.kind), None)
-        if decision is None:
-            raise WrongDecision(f"'{GRAMMAR.render(order)}' does not answer: {mine[0].prompt}")
-        board = self._board(state, rng, copy=True)
-        frame = board.top()
-        HANDLERS[frame["kind"]].apply(board, frame, decision, order)
-        self._settle(board)
-        return board.data, board.events
-
-    def _settle(self, board: Board) -> None:
-        """Run every automatic step until somebody must decide or the game is over."""
-        for _ in range(10_000):
-            if board.data["result"] is not None or not board.stack:
-                return
-            frame = board.top()
-            if not HANDLERS[frame["kind"]].step(board, frame):
-                return
-        raise RuntimeError("VMT did not settle")
+    def make_board(self, data: dict[str, Any], rng: Rng | None) -> Board:
+        return Board(data, scenario_named(data["scenario"]), rng)
 
     def outcome(self, state: dict[str, Any]) -> Outcome | None:
         result = state["result"]
