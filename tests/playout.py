@@ -45,3 +45,17 @@ def random_playout(engine: Engine, seed: int, scenario: str | None = None, optio
         if on_step:
             on_step(state, decision.role, text, events)
     raise AssertionError(f"no end after {max_steps} steps")
+
+
+def names_in(node) -> set[str]:
+    """Every string anywhere in an event's data (what that event named), for the leak checks."""
+    found: set[str] = set()
+    if isinstance(node, dict):
+        for key, value in node.items():
+            found |= names_in(key) | names_in(value)
+    elif isinstance(node, (list, tuple)):
+        for value in node:
+            found |= names_in(value)
+    elif isinstance(node, str):
+        found.add(node)
+    return found

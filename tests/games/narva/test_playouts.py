@@ -20,23 +20,10 @@ from moderator.games.narva.engine import engine
 from moderator.registry import Registry
 from moderator.service.reports import report_text
 from tests.conftest import make_app
-from tests.playout import random_playout
+from tests.playout import names_in, random_playout
 
 ROLES = ("german", "soviet", OBSERVER)
 GAMES = 100
-
-
-def names_in(node) -> set[str]:
-    found: set[str] = set()
-    if isinstance(node, dict):
-        for key, value in node.items():
-            found |= names_in(key) | names_in(value)
-    elif isinstance(node, (list, tuple)):
-        for value in node:
-            found |= names_in(value)
-    elif isinstance(node, str):
-        found.add(node)
-    return found
 
 
 def mentioned(text: str, unit_id: str) -> bool:
