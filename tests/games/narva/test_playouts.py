@@ -112,3 +112,14 @@ def test_the_leak_check_fails_on_a_leaking_view(app, monkeypatch):
     checker = LeakChecker(app)
     with pytest.raises(AssertionError):
         random_playout(engine, 7, on_step=checker, choose=active_choice)
+
+
+@pytest.mark.parametrize("options", [{"corps_choice": "own_army"}, {"rp_timing": "bank"}, {"free_move_hq": "any"},
+                                     {"ezoc_retreat_loss": "owner"}, {"fog_stack_height": "hidden"}],
+                         ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
+def test_a_random_game_ends_under_every_rule_option(app, options):
+    """Each option of RULINGS.md plays a whole game without a crash or a dead end (and without leaks)."""
+    checker = LeakChecker(app)
+    result = random_playout(engine, 900, options=options, on_step=checker, choose=active_choice)
+    assert engine.outcome(result.state) is not None
+    assert result.state["options"][next(iter(options))] == next(iter(options.values()))
