@@ -74,6 +74,7 @@ def period_of(engine: Engine, state: object) -> str | None:
 class Runner:
     def __init__(self, engine: Engine):
         self.engine = engine
+        self._cached_view: tuple[object, str, object] | None = None
         self._defaults: dict[str, list[Standing]] = {}
         for default in engine.standing_defaults():
             self._defaults.setdefault(default.kind, []).append(Standing(default.kind, default.answer))
@@ -129,10 +130,18 @@ class Runner:
         lexicon = self.engine.lexicon(state, decision.role)
         return self.engine.grammar.parse(text, lexicon, kinds=[decision.kind])
 
+    def _view(self, state: object, role: str):
+        """The role's view of this state, built once however many guards read it (the state object is
+        kept, so a new state can never be mistaken for the cached one)."""
+        cached = self._cached_view
+        if cached is None or cached[0] is not state or cached[1] != role:
+            cached = self._cached_view = (state, role, self.engine.view(state, role))
+        return cached[2]
+
     def _guard_holds(self, state: object, decision: Decision, guard: Sequence[Test]) -> bool:
         if not guard:
             return True
-        view = self.engine.view(state, decision.role)
+        view = self._view(state, decision.role)
         for test in guard:
             value = self.engine.condition(test.name, view, decision, test.args)
             if value == test.negated:
