@@ -13,6 +13,7 @@ import ssl
 
 import aiosmtplib
 
+from moderator.service.outbox import WAITS_BEHIND  # the outbox counts no attempt for these
 from moderator.settings import SmtpSettings
 
 
@@ -81,29 +82,53 @@ class SmtpBatch:
         return self.loop.run_until_complete(self._send_many(items))
 
     async def _send_many(self, items):
-        queue: asyncio.Queue = asyncio.Queue()
+        # One recipient's messages go in order through one connection, so a player's reports
+        # arrive in the order they were written; different players' mail goes in parallel.
+        by_recipient: dict[str, list] = {}
         for item in items:
-            queue.put_nowait(item)
+            by_recipient.setdefault(item[2], []).append(item)
+        queue: asyncio.Queue = asyncio.Queue()
+        for group in by_recipient.values():
+            queue.put_nowait(group)
         results: list[tuple[int, str | None]] = []
         recipients_extra = [self.outbound.sent_copy] if self.outbound.sent_copy else []
+        # Connections stay open between groups of one drain: a TLS handshake and a login cost
+        # more than a dozen small messages.
+        idle = list(self.pool)
 
         async def worker() -> None:
-            client = None
+            client = idle.pop() if idle else None
             while not queue.empty():
-                row_id, raw, recipient, _ = queue.get_nowait()
-                try:
-                    if client is None:
-                        client = await self._connect()
-                        self.pool.append(client)
-                    await client.sendmail(self.outbound.sender, [recipient] + recipients_extra, raw)
-                    results.append((row_id, None))
-                except Exception as error:  # this message waits for the next drain; the worker reconnects
-                    results.append((row_id, f"{type(error).__name__}: {error}"))
-                    if client in self.pool:
-                        self.pool.remove(client)
-                    client = None
+                failed = None
+                for row_id, raw, recipient, _ in queue.get_nowait():
+                    if failed is not None:  # keep the order: later mail waits behind the failed one
+                        results.append((row_id, f"{WAITS_BEHIND}: {failed}"))
+                        continue
+                    try:
+                        client = await send_one(client, raw, recipient)
+                        results.append((row_id, None))
+                    except Exception as error:  # waits for the next drain; the worker reconnects
+                        failed = f"{type(error).__name__}: {error}"
+                        results.append((row_id, failed))
+                        if client in self.pool:
+                            self.pool.remove(client)
+                        client = None
 
-        workers = min(self.CONNECTIONS, max(1, len(items)))
+        async def send_one(client, raw: bytes, recipient: str) -> aiosmtplib.SMTP:
+            if client is None:
+                client = await self._connect()
+                self.pool.append(client)
+            try:
+                await client.sendmail(self.outbound.sender, [recipient] + recipients_extra, raw)
+            except (aiosmtplib.SMTPServerDisconnected, ConnectionError):
+                # A kept connection the server has closed meanwhile: one fresh try.
+                self.pool.remove(client)
+                client = await self._connect()
+                self.pool.append(client)
+                await client.sendmail(self.outbound.sender, [recipient] + recipients_extra, raw)
+            return client
+
+        workers = min(self.CONNECTIONS, max(1, len(by_recipient)))
         await asyncio.gather(*(worker() for _ in range(workers)))
         return results
 

@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlmodel import Session, func, select
+from sqlmodel import Session, and_, func, or_, select
 
 from moderator.clock import as_utc
 from moderator.core.errors import ModeratorError
@@ -61,13 +61,13 @@ class Mailroom:
         now = self.app.clock.now()
         letter = read_headers(raw)  # headers only: the body is read in `process`
         with self.app.db.session() as session:
-            if session.exec(select(InboundMail.id).where(InboundMail.content_hash == digest)).first():
-                return None
             # The same message delivered twice through a server differs in its Received lines:
             # the Message-ID from the same sender recognises it.
-            if letter.message_id and session.exec(select(InboundMail.id).where(
-                    InboundMail.message_id == letter.message_id[:998],
-                    InboundMail.sender == letter.sender[:320])).first():
+            same = InboundMail.content_hash == digest
+            if letter.message_id:
+                same = or_(same, and_(InboundMail.message_id == letter.message_id[:998],
+                                      InboundMail.sender == letter.sender[:320]))
+            if session.exec(select(InboundMail.id).where(same)).first():
                 return None
             row = InboundMail(message_id=letter.message_id[:998], content_hash=digest, source=source[:255],
                               sender=letter.sender[:320], subject=letter.subject, raw=raw, received_at=now)

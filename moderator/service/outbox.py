@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from sqlmodel import or_, select
+from sqlmodel import or_, select, update
 
 from moderator.clock import as_utc
 from moderator.store.models import Outbox
 
 MAX_ATTEMPTS = 12
 HANDED_GRACE = timedelta(seconds=20)
+WAITS_BEHIND = "waits behind an earlier message to the same address that failed"
 
 
 def backoff(attempts: int) -> timedelta:
@@ -37,14 +38,22 @@ def drain(app, limit: int = 500) -> int:
 def _drain(app, transport, limit: int) -> int:
     now = app.clock.now()
     with app.db.session() as session:
+        # Every unsent row, due or not: a player's mail goes out in the order it was written, so
+        # a row waiting for a retry holds back the later rows to the same address.
         rows = session.exec(select(Outbox).where(
-            or_(Outbox.status == "pending", Outbox.status == "handed"),
-            or_(Outbox.next_attempt_at.is_(None), Outbox.next_attempt_at <= now))  # type: ignore[union-attr]
+            or_(Outbox.status == "pending", Outbox.status == "handed"))
             .order_by(Outbox.id).limit(limit)).all()
         batch = []
+        held: set[str] = set()
         checks = getattr(transport, "was_sent", None)
         for row in rows:
+            if row.recipient in held:
+                continue
+            if row.next_attempt_at is not None and as_utc(row.next_attempt_at) > now:
+                held.add(row.recipient)
+                continue
             if row.status == "handed" and checks and row.handed_at and now - as_utc(row.handed_at) < HANDED_GRACE:
+                held.add(row.recipient)
                 continue  # the sent copy of a hand-over a moment ago may not be filed yet
             if row.status == "handed" and checks and transport.was_sent(row.message_id):
                 # A crash came between the server accepting it and this row saying so.
@@ -57,21 +66,31 @@ def _drain(app, transport, limit: int) -> int:
                 batch.append((row.id, row.raw, row.recipient, row.message_id))
             session.add(row)
     sent = 0
+    failed_to: set[str] = set()
     send_many = getattr(transport, "send_many", None)
     if send_many is not None:
         for start in range(0, len(batch), 50):
-            results = send_many(batch[start:start + 50])
+            group = batch[start:start + 50]
+            waiting = [(row_id, WAITS_BEHIND) for row_id, _, recipient, _ in group
+                       if recipient in failed_to]
+            results = send_many([item for item in group if item[2] not in failed_to]) + waiting
+            recipient_of = {row_id: recipient for row_id, _, recipient, _ in group}
+            failed_to |= {recipient_of[row_id] for row_id, error in results if error is not None}
             sent += sum(1 for _, error in results if error is None)
             _record(app, results)
         return sent
     results: list[tuple[int, str | None]] = []
     for index, (row_id, raw, recipient, message_id) in enumerate(batch, start=1):
-        try:
-            transport.send(raw, recipient, message_id)
-            results.append((row_id, None))
-            sent += 1
-        except Exception as error:  # the transport failed: retry later
-            results.append((row_id, f"{type(error).__name__}: {error}"))
+        if recipient in failed_to:
+            results.append((row_id, WAITS_BEHIND))
+        else:
+            try:
+                transport.send(raw, recipient, message_id)
+                results.append((row_id, None))
+                sent += 1
+            except Exception as error:  # the transport failed: retry later
+                results.append((row_id, f"{type(error).__name__}: {error}"))
+                failed_to.add(recipient)
         if index % 25 == 0 or index == len(batch):
             _record(app, results)
             results = []
@@ -81,14 +100,21 @@ def _drain(app, transport, limit: int) -> int:
 def _record(app, results: list[tuple[int, str | None]]) -> None:
     """Mark a group of rows sent (or failed, with backoff) in one transaction."""
     now = app.clock.now()
+    sent = [row_id for row_id, error in results if error is None]
     with app.db.session() as session:
+        if sent:  # one statement for the common case: a group of rows all handed over
+            session.exec(update(Outbox).where(Outbox.id.in_(sent))  # type: ignore[union-attr]
+                         .values(status="sent", sent_at=now))
         for row_id, error in results:
-            row = session.get(Outbox, row_id)
             if error is None:
-                row.status = "sent"
-                row.sent_at = now
+                continue
+            row = session.get(Outbox, row_id)
+            row.last_error = error[:2000]
+            if error.startswith(WAITS_BEHIND):  # not tried: no attempt counted, held until the other goes
+                row.status = "pending"
+                row.attempts -= 1
+                row.next_attempt_at = now
             else:
                 row.status = "failed" if row.attempts >= MAX_ATTEMPTS else "pending"
-                row.last_error = error[:2000]
                 row.next_attempt_at = now + backoff(row.attempts)
             session.add(row)

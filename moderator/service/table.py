@@ -93,8 +93,12 @@ class Table:
 
     def snapshot(self, label: str, when: datetime) -> None:
         """Save the state after the newest log entry (replacing a snapshot at the same entry)."""
-        existing = self.session.exec(select(Snapshot).where(Snapshot.game_id == self.game.id,
-                                                            Snapshot.seq == self.game.last_seq)).first()
+        # A snapshot at the newest entry can only be one this session holds: the one the table was
+        # loaded from, or one written since (snapshots are written after the entries they follow),
+        # so the session answers without a query.
+        existing = next((obj for obj in (*self.session.new, *self.session.identity_map.values())
+                         if isinstance(obj, Snapshot) and obj.game_id == self.game.id
+                         and obj.seq == self.game.last_seq), None)
         row = existing or Snapshot(game_id=self.game.id, seq=self.game.last_seq, created_at=when)
         row.label = label
         row.state = self.engine.dump_state(self.state)
@@ -127,10 +131,11 @@ class Table:
 
 
 def load_table(session: Session, registry: Registry, game_id: str, for_update: bool = False) -> Table:
-    query = select(Game).where(Game.id == game_id)
-    if for_update and session.get_bind().dialect.name == "postgresql":
-        query = query.with_for_update()
-    game = session.exec(query).one()
+    # `get` answers from the session when the game is already loaded (the mailroom looked it up).
+    lock = for_update and session.get_bind().dialect.name == "postgresql"
+    game = session.get(Game, game_id, with_for_update=lock or None)
+    if game is None:
+        raise LookupError(f"no game {game_id}")
     engine = registry.get(game.engine)
     seats = {s.role: s for s in session.exec(select(Seat).where(Seat.game_id == game_id))}
     snapshot = session.exec(select(Snapshot).where(Snapshot.game_id == game_id)
