@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint
+from sqlalchemy import Column, Index, LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -63,6 +63,8 @@ class Seat(SQLModel, table=True):
 
 class InboundMail(SQLModel, table=True):
     __tablename__ = "inbound_mail"
+    # The per-sender rate limit counts a sender's mail of the last hour on every message.
+    __table_args__ = (Index("ix_inbound_mail_sender_received_at", "sender", "received_at"),)
 
     id: int | None = Field(default=None, primary_key=True)
     message_id: str = Field(default="", max_length=998, index=True)

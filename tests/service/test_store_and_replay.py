@@ -51,6 +51,18 @@ def test_migrations_create_every_table_and_are_idempotent(db_url, tmp_path):
     assert TABLES <= set(inspect(app.db.engine).get_table_names())
 
 
+def test_the_migrations_build_exactly_the_schema_the_models_describe(db_url, tmp_path):
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+    from sqlmodel import SQLModel
+
+    app = make_app(tmp_path, db_url)
+    with app.db.engine.connect() as connection:
+        assert compare_metadata(MigrationContext.configure(connection), SQLModel.metadata) == []
+    indexes = {i["name"] for i in inspect(app.db.engine).get_indexes("inbound_mail")}
+    assert "ix_inbound_mail_sender_received_at" in indexes  # the rate limit's lookup (0003)
+
+
 def test_raw_mail_is_stored_before_it_is_read(db_url, tmp_path):
     app = make_app(tmp_path, db_url)
     inbound_id = app.mailroom.store_raw(player_mail("x@y.test", "HELLO\n"), "test")
