@@ -1,10 +1,11 @@
 """Inbound mail, from raw bytes to a changed game (DESIGN §2, §4, §6).
 
-1. `store_raw` keeps the bytes (keyed by content hash and Message-ID) in their own transaction,
-   before anything parses them, so a crash never loses mail.
-2. `process` reads the stored message in one transaction: hygiene, envelope, authentication,
-   commands or orders, the run of the game, the outbox.  If the code fails, the message is
-   quarantined for the referee in a fresh transaction and the daemon carries on.
+`receive` stores the raw bytes (keyed by content hash and Message-ID) and processes them in one
+transaction: hygiene, envelope, authentication, commands or orders, the run of the game, the
+outbox.  The mailbox keeps its copy until that transaction has committed, so a crash loses
+nothing (the next poll reads the message again) and applies nothing twice.  If the code fails,
+the message is stored again in a fresh transaction, quarantined for the referee, and the daemon
+carries on.  (`store_raw` + `process` do the same in two steps, for stored mail.)
 
 Automatic mail (bounces, auto-replies, lists, our own) and mail from strangers get no reply
 (no backscatter).  A message that fails authentication changes nothing; the seat's owner is told.
@@ -56,24 +57,28 @@ class Mailroom:
     # ------------------------------------------------------------------ intake
 
     def store_raw(self, raw: bytes, source: str) -> int | None:
-        """Keep the raw bytes first; return the row id, or None for a message already stored."""
-        digest = hashlib.sha256(raw).hexdigest()
-        now = self.app.clock.now()
-        letter = read_headers(raw)  # headers only: the body is read in `process`
+        """Keep the raw bytes in a transaction of their own; return the row id, or None if known."""
         with self.app.db.session() as session:
-            # The same message delivered twice through a server differs in its Received lines:
-            # the Message-ID from the same sender recognises it.
-            same = InboundMail.content_hash == digest
-            if letter.message_id:
-                same = or_(same, and_(InboundMail.message_id == letter.message_id[:998],
-                                      InboundMail.sender == letter.sender[:320]))
-            if session.exec(select(InboundMail.id).where(same)).first():
-                return None
-            row = InboundMail(message_id=letter.message_id[:998], content_hash=digest, source=source[:255],
-                              sender=letter.sender[:320], subject=letter.subject, raw=raw, received_at=now)
-            session.add(row)
-            session.flush()
-            return row.id
+            row = self._store(session, raw, source)
+            return row.id if row is not None else None
+
+    def _store(self, session: Session, raw: bytes, source: str) -> InboundMail | None:
+        digest = hashlib.sha256(raw).hexdigest()
+        letter = read_headers(raw)  # headers only: the body is read in `process`
+        # The same message delivered twice through a server differs in its Received lines:
+        # the Message-ID from the same sender recognises it.
+        same = InboundMail.content_hash == digest
+        if letter.message_id:
+            same = or_(same, and_(InboundMail.message_id == letter.message_id[:998],
+                                  InboundMail.sender == letter.sender[:320]))
+        if session.exec(select(InboundMail.id).where(same)).first():
+            return None
+        row = InboundMail(message_id=letter.message_id[:998], content_hash=digest, source=source[:255],
+                          sender=letter.sender[:320], subject=letter.subject, raw=raw,
+                          received_at=self.app.clock.now())
+        session.add(row)
+        session.flush()
+        return row
 
     def was_quarantined(self, raw: bytes) -> bool:
         digest = hashlib.sha256(raw).hexdigest()
@@ -82,10 +87,23 @@ class Mailroom:
             return row is not None and row.status == "quarantined"
 
     def receive(self, raw: bytes, source: str = "") -> Outcome:
-        inbound_id = self.store_raw(raw, source)
-        if inbound_id is None:
-            return Outcome("duplicate", "this exact message was already received")
-        return self.process(inbound_id)
+        """Store and process a message in one transaction.
+
+        The caller's copy (the IMAP inbox, the Maildir) stays until this returns, so a crash
+        before the commit loses nothing: the next poll reads the message again.  If the code
+        fails, the rollback takes the row with it and the message is stored again, quarantined.
+        """
+        try:
+            with self.app.db.session() as session:
+                inbound = self._store(session, raw, source)
+                if inbound is None:
+                    return Outcome("duplicate", "this exact message was already received")
+                return self._process_row(session, inbound)
+        except Exception as error:  # the code failed: keep the mail for the referee
+            inbound_id = self.store_raw(raw, source)
+            if inbound_id is None:
+                return Outcome("duplicate", "this exact message was already received")
+            return self._quarantine_failed(inbound_id, error)
 
     def dry_run(self, raw: bytes, source: str = "") -> Outcome:
         """Route a message as `process` would, then roll everything back (the replies are returned)."""
@@ -107,27 +125,34 @@ class Mailroom:
             return outcome
 
     def process(self, inbound_id: int) -> Outcome:
+        """Process a message stored earlier (one stranded by a crash, or stored by `store_raw`)."""
         try:
             with self.app.db.session() as session:
                 inbound = session.get(InboundMail, inbound_id)
                 if inbound is None or inbound.status != "new":
                     return Outcome("duplicate", "already processed")
-                outcome = self._route(session, inbound)
-                inbound.status = "quarantined" if outcome.status == "quarantined" else "done"
-                inbound.outcome = f"{outcome.status}: {outcome.reason}"[:2000]
-                inbound.game_id = outcome.game_id
-                session.add(inbound)
-                return outcome
+                return self._process_row(session, inbound)
         except Exception as error:  # the code failed: keep the mail for the referee
-            reason = f"processing failed: {type(error).__name__}: {error}\n{traceback.format_exc(limit=-8)}"
-            with self.app.db.session() as session:
-                inbound = session.get(InboundMail, inbound_id)
-                if inbound is not None:
-                    inbound.status = "quarantined"
-                    inbound.outcome = reason[:2000]
-                    session.add(inbound)
-                    session.add(Quarantine(inbound_id=inbound_id, reason=reason, created_at=self.app.clock.now()))
-            return Outcome("quarantined", reason)
+            return self._quarantine_failed(inbound_id, error)
+
+    def _process_row(self, session: Session, inbound: InboundMail) -> Outcome:
+        outcome = self._route(session, inbound)
+        inbound.status = "quarantined" if outcome.status == "quarantined" else "done"
+        inbound.outcome = f"{outcome.status}: {outcome.reason}"[:2000]
+        inbound.game_id = outcome.game_id
+        session.add(inbound)
+        return outcome
+
+    def _quarantine_failed(self, inbound_id: int, error: Exception) -> Outcome:
+        reason = f"processing failed: {type(error).__name__}: {error}\n{traceback.format_exc(limit=-8)}"
+        with self.app.db.session() as session:
+            inbound = session.get(InboundMail, inbound_id)
+            if inbound is not None:
+                inbound.status = "quarantined"
+                inbound.outcome = reason[:2000]
+                session.add(inbound)
+                session.add(Quarantine(inbound_id=inbound_id, reason=reason, created_at=self.app.clock.now()))
+        return Outcome("quarantined", reason)
 
     # ------------------------------------------------------------------ routing
 
