@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session, select, update
 
 from moderator.core.contract import Engine, Event
 from moderator.core.plans import Plan
@@ -132,13 +132,27 @@ class Table:
 
 
 def load_table(session: Session, registry: Registry, game_id: str, for_update: bool = False) -> Table:
-    # `get` answers from the session when the game is already loaded (the mailroom looked it up).
-    lock = for_update and session.get_bind().dialect.name == "postgresql"
-    game = session.get(Game, game_id, with_for_update=lock or None)
+    """The game, to read or (for_update) to change: then no other writer can change it before commit."""
+    if not for_update:
+        # `get` answers from the session when the game is already loaded (the mailroom looked it up).
+        game = session.get(Game, game_id)
+    elif session.get_bind().dialect.name == "postgresql":
+        game = session.get(Game, game_id, with_for_update=True)
+    else:
+        # SQLite has no row locks: a write that changes nothing takes the database's write lock
+        # now (waiting for another writer to commit), so what is read next is current and stays
+        # so until this transaction commits.  Without it the daemon's poll and turn jobs (or a
+        # referee's command) could both build on the same state; one would then fail.
+        session.exec(update(Game).where(Game.id == game_id).values(last_seq=Game.last_seq)  # type: ignore[call-overload]
+                     .execution_options(synchronize_session=False))
+        game = session.get(Game, game_id, populate_existing=True)
     if game is None:
         raise LookupError(f"no game {game_id}")
     engine = registry.get(game.engine)
-    seats = {s.role: s for s in session.exec(select(Seat).where(Seat.game_id == game_id))}
+    seat_query = select(Seat).where(Seat.game_id == game_id)
+    if for_update:
+        seat_query = seat_query.execution_options(populate_existing=True)
+    seats = {s.role: s for s in session.exec(seat_query)}
     snapshot = session.exec(select(Snapshot).where(Snapshot.game_id == game_id)
                             .order_by(Snapshot.seq.desc()).limit(1)).first()  # type: ignore[union-attr]
     state = engine.load_state(snapshot.state) if snapshot else None

@@ -126,3 +126,44 @@ def test_replay_notices_a_changed_answer(tmp_path):
         entry.payload_json = json.dumps(payload)
         session.add(entry)
     assert not replay_game(app, seated.game_id).ok
+
+
+def test_two_writers_of_one_game_are_serialized_so_neither_builds_on_stale_state(db_url, tmp_path):
+    """The daemon's poll and turn jobs run in parallel threads (and a referee's CLI command in
+    another process): a game loaded to be changed is locked until its transaction commits."""
+    import threading
+    import time
+
+    from moderator.service.table import load_table
+
+    app = make_app(tmp_path, db_url)
+    seated = seat_duel(app)
+    loaded, seen = threading.Event(), {}
+
+    def first_writer():
+        with app.db.session() as session:
+            table = load_table(session, app.registry, seated.game_id, for_update=True)
+            seen["first"] = table.game.last_seq
+            loaded.set()
+            time.sleep(0.6)  # the second writer arrives meanwhile
+            table.append("control", "referee", {"command": "NOTE"}, app.clock.now())
+
+    def second_writer():
+        loaded.wait()
+        started = time.perf_counter()
+        with app.db.session() as session:
+            table = load_table(session, app.registry, seated.game_id, for_update=True)
+            seen["waited"] = time.perf_counter() - started
+            seen["second"] = table.game.last_seq
+            table.append("control", "referee", {"command": "NOTE"}, app.clock.now())
+
+    threads = [threading.Thread(target=first_writer), threading.Thread(target=second_writer)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert seen["second"] == seen["first"] + 1, seen  # it saw the first writer's entry
+    assert seen["waited"] > 0.4, seen
+    with app.db.session() as session:
+        seqs = [e.seq for e in session.exec(select(LogEntry).where(LogEntry.game_id == seated.game_id))]
+    assert len(seqs) == len(set(seqs)) and max(seqs) == seen["first"] + 2
