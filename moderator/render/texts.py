@@ -33,6 +33,9 @@ def make_environment(template_dirs: Iterable[Path]) -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        # Templates are read once: checking every file's date on every render cost more than the
+        # rendering of a short receipt.  Restart the daemon after editing a template.
+        auto_reload=False,
     )
     environment.filters["wrap"] = wrap
     environment.filters["title_role"] = lambda role: str(role).replace("_", " ").title()
