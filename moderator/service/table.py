@@ -143,9 +143,11 @@ def load_table(session: Session, registry: Registry, game_id: str, for_update: b
         # now (waiting for another writer to commit), so what is read next is current and stays
         # so until this transaction commits.  Without it the daemon's poll and turn jobs (or a
         # referee's command) could both build on the same state; one would then fail.
-        session.exec(update(Game).where(Game.id == game_id).values(last_seq=Game.last_seq)  # type: ignore[call-overload]
-                     .execution_options(synchronize_session=False))
-        game = session.get(Game, game_id, populate_existing=True)
+        # (A transaction that has already written holds that lock: the mailroom's stores its mail first.)
+        if not session.connection().connection.dbapi_connection.in_transaction:
+            session.exec(update(Game).where(Game.id == game_id).values(last_seq=Game.last_seq)  # type: ignore[call-overload]
+                         .execution_options(synchronize_session=False))
+        game = session.get(Game, game_id, populate_existing=True)  # read again, now that it is current
     if game is None:
         raise LookupError(f"no game {game_id}")
     engine = registry.get(game.engine)
