@@ -56,81 +56,109 @@ class SmtpOutbound:
 
 
 class SmtpBatch:
-    """Reusable SMTP connections; `send_many` keeps a few of them busy at once."""
+    """A few reusable SMTP connections for one drain of the outbox.
+
+    `submit` queues a message, `wait` sends everything queued, `collect` returns (row id, error
+    or None) for what has finished.  One recipient's messages go in order, one after the other,
+    so a player's reports arrive in the order they were written; a message that fails holds back
+    the later ones to its address (WAITS_BEHIND); different players' mail goes in parallel.
+    """
 
     CONNECTIONS = 4
 
     def __init__(self, outbound: SmtpOutbound):
         self.outbound = outbound
         self.loop = asyncio.new_event_loop()
-        self.client: aiosmtplib.SMTP | None = None
-        self.pool: list[aiosmtplib.SMTP] = []
+        self.pool: list[aiosmtplib.SMTP] = []  # open connections not in use
+        self._slots: asyncio.Semaphore | None = None
+        self._last: dict[str, asyncio.Task] = {}  # each recipient's newest message
+        self._pending: set[asyncio.Task] = set()
+        self._results: list[tuple[int, str | None]] = []
 
     def __enter__(self) -> "SmtpBatch":
         return self
 
     def __exit__(self, *exc) -> None:
-        for client in ([self.client] if self.client else []) + self.pool:
+        for task in self._pending:
+            task.cancel()  # its row stays 'handed': the outbox checks the sent copy later
+        if self._pending:
+            self.loop.run_until_complete(asyncio.gather(*self._pending, return_exceptions=True))
+        for client in self.pool:
             try:
                 self.loop.run_until_complete(client.quit())
             except Exception:
                 pass
         self.loop.close()
 
-    def send_many(self, items: list[tuple[int, bytes, str, str]]) -> list[tuple[int, str | None]]:
-        """Send (row id, raw, recipient, Message-ID) items over a few connections; return errors by row."""
-        return self.loop.run_until_complete(self._send_many(items))
+    # ------------------------------------------------------------------ driving
 
-    async def _send_many(self, items):
-        # One recipient's messages go in order through one connection, so a player's reports
-        # arrive in the order they were written; different players' mail goes in parallel.
-        by_recipient: dict[str, list] = {}
-        for item in items:
-            by_recipient.setdefault(item[2], []).append(item)
-        queue: asyncio.Queue = asyncio.Queue()
-        for group in by_recipient.values():
-            queue.put_nowait(group)
-        results: list[tuple[int, str | None]] = []
-        recipients_extra = [self.outbound.sent_copy] if self.outbound.sent_copy else []
-        # Connections stay open between groups of one drain: a TLS handshake and a login cost
-        # more than a dozen small messages.
-        idle = list(self.pool)
+    def submit(self, row_id: int, raw: bytes, recipient: str) -> None:
+        previous = self._last.get(recipient)
+        task = self.loop.create_task(self._deliver_after(previous, row_id, raw, recipient))
+        self._last[recipient] = task
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
 
-        async def worker() -> None:
-            client = idle.pop() if idle else None
-            while not queue.empty():
-                failed = None
-                for row_id, raw, recipient, _ in queue.get_nowait():
-                    if failed is not None:  # keep the order: later mail waits behind the failed one
-                        results.append((row_id, f"{WAITS_BEHIND}: {failed}"))
-                        continue
-                    try:
-                        client = await send_one(client, raw, recipient)
-                        results.append((row_id, None))
-                    except Exception as error:  # waits for the next drain; the worker reconnects
-                        failed = f"{type(error).__name__}: {error}"
-                        results.append((row_id, failed))
-                        if client in self.pool:
-                            self.pool.remove(client)
-                        client = None
+    def wait(self) -> None:
+        while self._pending:
+            self.loop.run_until_complete(asyncio.gather(*self._pending, return_exceptions=True))
 
-        async def send_one(client, raw: bytes, recipient: str) -> aiosmtplib.SMTP:
-            if client is None:
-                client = await self._connect()
-                self.pool.append(client)
-            try:
-                await client.sendmail(self.outbound.sender, [recipient] + recipients_extra, raw)
-            except (aiosmtplib.SMTPServerDisconnected, ConnectionError):
-                # A kept connection the server has closed meanwhile: one fresh try.
-                self.pool.remove(client)
-                client = await self._connect()
-                self.pool.append(client)
-                await client.sendmail(self.outbound.sender, [recipient] + recipients_extra, raw)
-            return client
-
-        workers = min(self.CONNECTIONS, max(1, len(by_recipient)))
-        await asyncio.gather(*(worker() for _ in range(workers)))
+    def collect(self) -> list[tuple[int, str | None]]:
+        results, self._results = self._results, []
         return results
+
+    def send_many(self, items: list[tuple[int, bytes, str, str]]) -> list[tuple[int, str | None]]:
+        """Send (row id, raw, recipient, Message-ID) items and wait; return errors by row."""
+        for row_id, raw, recipient, _ in items:
+            self.submit(row_id, raw, recipient)
+        self.wait()
+        return self.collect()
+
+    def send(self, raw: bytes, recipient: str, message_id: str) -> None:
+        self.submit(0, raw, recipient)
+        self.wait()
+        errors = [error for _, error in self.collect() if error]
+        if errors:
+            raise ConnectionError(errors[0])
+
+    # ------------------------------------------------------------------ in the loop
+
+    async def _deliver_after(self, previous: asyncio.Task | None, row_id: int, raw: bytes,
+                             recipient: str) -> str | None:
+        if previous is not None:
+            failed = await asyncio.shield(previous) if not previous.done() else previous.result()
+            if failed is not None:  # keep the order: later mail waits behind the failed one
+                self._results.append((row_id, f"{WAITS_BEHIND}: {failed}"))
+                return failed
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.CONNECTIONS)
+        async with self._slots:
+            try:
+                await self._deliver(raw, recipient)
+            except Exception as error:  # waits for the next drain
+                failed = f"{type(error).__name__}: {error}"
+                self._results.append((row_id, failed))
+                return failed
+        self._results.append((row_id, None))
+        return None
+
+    async def _deliver(self, raw: bytes, recipient: str) -> None:
+        recipients = [recipient] + ([self.outbound.sent_copy] if self.outbound.sent_copy else [])
+        # Connections stay open between messages: a TLS handshake and a login cost more than a
+        # dozen small messages.
+        kept = bool(self.pool)
+        client = self.pool.pop() if kept else await self._connect()
+        try:
+            await client.sendmail(self.outbound.sender, recipients, raw)
+        except (aiosmtplib.SMTPServerDisconnected, ConnectionError):
+            if not kept:
+                raise
+            client = await self._connect()  # a kept connection the server closed meanwhile: one fresh try
+            await client.sendmail(self.outbound.sender, recipients, raw)
+        except Exception:
+            await _close_quietly(client)  # the server may be in any state now: do not reuse it
+            raise
+        self.pool.append(client)
 
     async def _connect(self) -> aiosmtplib.SMTP:
         settings = self.outbound.settings
@@ -147,18 +175,12 @@ class SmtpBatch:
             await client.login(settings.username, settings.password.get_secret_value())
         return client
 
-    def send(self, raw: bytes, recipient: str, message_id: str) -> None:
-        recipients = [recipient] + ([self.outbound.sent_copy] if self.outbound.sent_copy else [])
-        for attempt in (1, 2):
-            try:
-                if self.client is None:
-                    self.client = self.loop.run_until_complete(self._connect())
-                self.loop.run_until_complete(self.client.sendmail(self.outbound.sender, recipients, raw))
-                return
-            except (aiosmtplib.SMTPServerDisconnected, ConnectionError):
-                self.client = None
-                if attempt == 2:
-                    raise
-
     def was_sent(self, message_id: str) -> bool:
         return self.outbound.was_sent(message_id)
+
+
+async def _close_quietly(client: aiosmtplib.SMTP) -> None:
+    try:
+        client.close()
+    except Exception:
+        pass

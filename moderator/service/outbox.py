@@ -35,6 +35,20 @@ def drain(app, limit: int = 500) -> int:
         return _drain(app, transport, limit)
 
 
+def _claim(session, row: Outbox, now, status: str = "handed") -> bool:
+    """Move a row on only if nobody else did since it was read (the daemon's outbox job and a
+    referee's `moderator mail send` may drain at once): `attempts` grows at every hand-over."""
+    values = dict(status=status, sent_at=now) if status == "sent" else \
+        dict(status=status, handed_at=now, attempts=row.attempts + 1)
+    claimed = session.exec(update(Outbox).where(  # type: ignore[call-overload]
+        Outbox.id == row.id, Outbox.status == row.status, Outbox.attempts == row.attempts)
+        .values(**values).execution_options(synchronize_session=False)).rowcount == 1
+    if claimed:
+        for key, value in values.items():
+            setattr(row, key, value)
+    return claimed
+
+
 def _drain(app, transport, limit: int) -> int:
     now = app.clock.now()
     with app.db.session() as session:
@@ -57,14 +71,11 @@ def _drain(app, transport, limit: int) -> int:
                 continue  # the sent copy of a hand-over a moment ago may not be filed yet
             if row.status == "handed" and checks and transport.was_sent(row.message_id):
                 # A crash came between the server accepting it and this row saying so.
-                row.status = "sent"
-                row.sent_at = now
-            else:
-                row.status = "handed"  # committed before the transport is called
-                row.handed_at = now
-                row.attempts += 1
+                _claim(session, row, now, "sent")
+            elif _claim(session, row, now):  # committed before the transport is called
                 batch.append((row.id, row.raw, row.recipient, row.message_id))
-            session.add(row)
+            else:
+                held.add(row.recipient)  # another sender has it: keep this address's order
     sent = 0
     failed_to: set[str] = set()
     send_many = getattr(transport, "send_many", None)

@@ -165,3 +165,16 @@ def test_a_failed_smtp_send_holds_back_that_players_later_mail_only(tmp_path):
     assert "451" in results[1]
     assert results[3].startswith(outbox.WAITS_BEHIND)
     assert [raw for _, raw in log] == [b"bob-1", b"bob-2"]
+
+
+def test_a_row_taken_by_another_sender_is_not_sent_again(tmp_path):
+    app = app_with(tmp_path, FlakyTransport())
+    queue(app, ("ann@x.test", "ann-1"))
+    now = app.clock.now()
+    with app.db.session() as first, app.db.session() as second:
+        mine = first.exec(select(Outbox)).one()
+        theirs = second.exec(select(Outbox)).one()
+        assert outbox._claim(first, mine, now)
+        first.commit()
+        assert not outbox._claim(second, theirs, now)  # read before the other claim: refused
+    assert rows(app)["ann-1"].attempts == 1
