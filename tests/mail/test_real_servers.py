@@ -4,6 +4,8 @@ players submit by SMTP, the daemon reads by IMAP, reports arrive in the players'
 from __future__ import annotations
 
 import re
+import time
+from pathlib import Path
 from email.message import EmailMessage
 from email.policy import SMTP as SMTP_POLICY
 from email.utils import make_msgid
@@ -143,3 +145,86 @@ def test_doctor_passes_on_a_working_setup_and_explains_a_bad_password(clean_mail
     bad.settings.imap.password = bad.settings.imap.password.__class__("wrong")
     checks = run_checks(bad, wait_seconds=1)
     assert not checks[-1].ok and "refused the login" in checks[-1].detail
+
+
+def _imap_port_open(stack) -> bool:
+    import socket
+
+    with socket.socket() as probe:
+        probe.settimeout(0.2)
+        return probe.connect_ex((stack.host, stack.imap_port)) == 0
+
+
+def _start_dovecot(stack) -> None:
+    import shutil
+    import subprocess
+
+    shutil.rmtree(Path(stack.dovecot_conf).parent / "run", ignore_errors=True)  # stale sockets
+    # Not captured: the daemon would hold the pipe open and the run would never end.
+    subprocess.run(["dovecot", "-c", stack.dovecot_conf], check=True, stdin=subprocess.DEVNULL,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        if _imap_port_open(stack):
+            return
+        time.sleep(0.05)
+    raise AssertionError("Dovecot did not come back")
+
+
+def _stop_dovecot(stack) -> None:
+    """Stop the server and every session it had (Dovecot's login processes outlive its master)."""
+    import os
+    import signal
+    import subprocess
+
+    subprocess.run(["doveadm", "-c", stack.dovecot_conf, "stop"], check=True, capture_output=True)
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if cmdline.read_bytes().startswith(b"dovecot-moderator-test/"):
+                os.kill(int(cmdline.parent.name), signal.SIGKILL)
+        except (OSError, ValueError):
+            pass  # gone meanwhile
+    for _ in range(100):
+        if not _imap_port_open(stack):
+            return
+        time.sleep(0.05)
+
+
+def test_the_inbox_waits_out_a_server_restart_with_growing_delays(clean_mail, tmp_path):
+    import subprocess
+    import threading
+
+    stack = clean_mail
+    app = real_app(stack, tmp_path)
+    inbox = app.inbox
+    waits: list[float] = []
+    inbox._sleep = lambda seconds: (waits.append(seconds), time.sleep(0.15))  # nominal delays kept
+    assert list(inbox.new_messages()) == []
+    _stop_dovecot(stack)
+    restart = threading.Timer(1.0, _start_dovecot, args=(stack,))
+    restart.start()
+    try:
+        assert list(inbox.new_messages()) == []  # blocks while the server is down, then carries on
+    finally:
+        restart.join()
+    assert len(waits) >= 2 and waits[:3] == sorted(waits[:3]) and waits[1] == 2 * waits[0]
+    stack.submit("alice", order_mail(stack, "alice", "HELP\n"), [stack.address("moderator")])
+    stack.wait_for("moderator", 1)
+    assert len(list(inbox.new_messages())) == 1
+
+
+def test_the_inbox_logs_in_again_when_the_server_ends_its_session(clean_mail, tmp_path):
+    import subprocess
+
+    stack = clean_mail
+    app = real_app(stack, tmp_path)
+    inbox = app.inbox
+    assert list(inbox.new_messages()) == []
+    # An expired or revoked login: the server says BYE and closes the connection.
+    subprocess.run(["doveadm", "-c", stack.dovecot_conf, "kick", stack.address("moderator")],
+                   check=True, capture_output=True)
+    stack.submit("alice", order_mail(stack, "alice", "HELP\n"), [stack.address("moderator")])
+    stack.wait_for("moderator", 1)
+    outcomes = app.poll_once()  # on a new session
+    assert [o.status for o in outcomes] == ["quarantined"]  # a stranger's mail, read and kept
+    assert stack.messages("moderator") == []
+    assert len(stack.messages("moderator", "Quarantine")) == 1
