@@ -218,3 +218,16 @@ def test_plain_reply_quoting_the_report_needs_no_envelope(seated):
     raw = player_mail(seated.addresses["north"], "REST\n\nOn Monday, the Moderator wrote:\n" + quoted,
                       subject=f"Re: {report.subject}")
     assert seated.app.receive(raw).status == "applied"
+
+
+def test_a_sender_over_the_hourly_rate_is_quarantined_unanswered_then_heard_again(seated):
+    app = seated.app
+    app.settings.rate_limit_per_hour = 3
+    app.clock.advance(hours=1, minutes=1)  # the JOIN mails are out of the window
+    statuses = [seated.send("north", "STATUS\n", subject=f"status {n}").status for n in range(4)]
+    assert statuses == ["command", "command", "command", "quarantined"]
+    fourth = seated.send("north", "STATUS\n", subject="status 5")
+    assert fourth.status == "quarantined" and "messages an hour" in fourth.reason and fourth.replies == []
+    assert seated.send("south", "STATUS\n").status == "command"  # another sender is not held back
+    app.clock.advance(hours=1, minutes=1)
+    assert seated.send("north", "STATUS\n", subject="later").status == "command"

@@ -82,3 +82,77 @@ def test_extend_moves_every_open_deadline(seated):
     after = _deadlines(app, seated.game_id, "north")["r1.act"]
     from datetime import datetime
     assert (datetime.fromisoformat(after) - datetime.fromisoformat(before)).total_seconds() == 12 * 3600
+
+
+def test_a_grace_period_holds_the_default_back_after_the_deadline(seated):
+    app = seated.app
+    app.settings.deadlines.grace_minutes = 30
+    app.clock.advance(hours=48, minutes=1)  # past the deadline, inside the grace
+    app.run_due()
+    assert seated.state()["round"] == 1 and seated.state()["active"] == "north"
+    seated.send("north", "REST\n")  # still accepted, and run: no default
+    state = seated.state()
+    assert state["active"] == "south"
+    assert not any("did not answer in time" in text_of(r.raw) for r in outbox_rows(app))
+
+
+def test_a_grace_period_ends_in_the_default(seated):
+    app = seated.app
+    app.settings.deadlines.grace_minutes = 30
+    app.clock.advance(hours=48, minutes=29)
+    app.run_due()
+    assert seated.state()["active"] == "north"
+    app.clock.advance(minutes=2)
+    app.run_due()
+    assert seated.state()["active"] == "south"  # north's default (REST) was applied
+    assert "North did not answer in time" in flat(text_of(outbox_rows(app)[-1].raw))
+
+
+def test_orders_run_early_after_the_change_of_mind_delay_and_a_new_message_replaces_them(seated):
+    app = seated.app
+    app.settings.deadlines.change_of_mind_minutes = 10
+    outcome = seated.send("north", "REST\n")
+    assert "change-of-mind delay" in flat(text_of(outcome.replies[0].raw))
+    app.run_due()
+    assert seated.state()["phase"] == "act"  # nothing runs during the delay
+    app.clock.advance(minutes=5)
+    hand = seated.state()["hands"]["north"]
+    seated.send("north", f"ATTACK\nCOMMIT {hand[0]}\n")  # changed my mind: this replaces REST
+    app.clock.advance(minutes=9)
+    app.run_due()
+    assert seated.state()["phase"] == "act"  # the delay starts again from the newer message
+    app.clock.advance(minutes=1)
+    app.run_due()
+    state = seated.state()
+    assert state["phase"] == "commit" and "north" in state["commits"]  # ATTACK ran, long before the deadline
+    with app.db.session() as session:
+        assert session.get(Game, seated.game_id).ready_at is None
+
+
+def test_observers_get_the_observer_view_by_mail_and_never_a_hand(app):
+    import re
+
+    from tests.conftest import player_mail
+
+    created = app.create_game("duel", addresses={"north": "n@players.test", "south": "s@players.test"},
+                              observers={"club": "club@players.test"})
+    secrets = {}
+    for role, address in (("north", "n@players.test"), ("south", "s@players.test")):
+        outcome = app.receive(player_mail(address, f"JOIN {created.invitations[role]}\n"))
+        secrets[role] = re.search(r"Your secret is ([A-Z0-9]{4}-[A-Z0-9]{4})", text_of(outcome.replies[0].raw)).group(1)
+    from moderator.service.table import load_table
+
+    with app.db.session() as session:
+        state = load_table(session, app.registry, created.game_id).state
+    north_card = state["hands"]["north"][0]
+    app.receive(player_mail("n@players.test", f"GAME {created.game_id}\nROLE north\nSECRET {secrets['north']}\n"
+                                              f"ATTACK\nCOMMIT {north_card}\n"))
+    to_club = [text_of(r.raw) for r in outbox_rows(app) if r.recipient == "club@players.test"]
+    assert to_club, "the observer got no report"
+    players_mail = [text_of(r.raw) for r in outbox_rows(app) if r.recipient == "n@players.test"]
+    assert any(north_card in text for text in players_mail)  # the card ids do appear in mail (north's own)
+    for text in to_club:
+        assert secrets["north"] not in text and secrets["south"] not in text  # no seat's secret
+        assert "GAME " not in text or "ROLE north" not in text  # no envelope to write with
+        for card in state["hands"]["north"] + state["hands"]["south"]:  # C00..C17: hands and the commit
+            assert card not in text, f"the observer saw card {card}"
