@@ -228,3 +228,23 @@ def test_the_inbox_logs_in_again_when_the_server_ends_its_session(clean_mail, tm
     assert [o.status for o in outcomes] == ["quarantined"]  # a stranger's mail, read and kept
     assert stack.messages("moderator") == []
     assert len(stack.messages("moderator", "Quarantine")) == 1
+
+
+def test_idle_wakes_on_new_mail_and_polling_is_the_fallback(clean_mail, tmp_path):
+    import threading
+
+    stack = clean_mail
+    app = real_app(stack, tmp_path)
+    inbox = app.inbox
+    later = threading.Timer(0.5, lambda: stack.submit("alice", order_mail(stack, "alice", "HELP\n"),
+                                                      [stack.address("moderator")]))
+    started = time.monotonic()
+    later.start()
+    assert inbox.wait_for_mail(timeout=15) is True  # the server said EXISTS
+    assert time.monotonic() - started < 10
+    later.join()
+    # Without IDLE (or a server lacking it) the watcher just waits out its period: polling.
+    slept: list[float] = []
+    inbox.settings.idle = False
+    inbox._sleep = slept.append
+    assert inbox.wait_for_mail(timeout=25) is False and slept == [25]
