@@ -29,18 +29,28 @@ class SmtpOutbound:
             return ssl.create_default_context(cafile=self.settings.ca_file)
         return ssl.create_default_context()
 
-    async def _send(self, raw: bytes, recipients: list[str]) -> None:
-        kwargs = dict(hostname=self.settings.host, port=self.settings.port, timeout=self.settings.timeout_seconds,
-                      sender=self.sender, recipients=recipients)
-        if self.settings.security == "tls":
+    async def open(self) -> aiosmtplib.SMTP:
+        """A connected, logged-in client (TLS or STARTTLS as configured)."""
+        settings = self.settings
+        kwargs = dict(hostname=settings.host, port=settings.port, timeout=settings.timeout_seconds)
+        if settings.security == "tls":
             kwargs.update(use_tls=True, tls_context=self._tls())
-        elif self.settings.security == "starttls":
+        elif settings.security == "starttls":
             kwargs.update(start_tls=True, tls_context=self._tls())
         else:
             kwargs.update(start_tls=False, use_tls=False)
-        if self.settings.username:
-            kwargs.update(username=self.settings.username, password=self.settings.password.get_secret_value())
-        await aiosmtplib.send(raw, **kwargs)
+        client = aiosmtplib.SMTP(**kwargs)
+        await client.connect()
+        if settings.username:
+            await client.login(settings.username, settings.password.get_secret_value())
+        return client
+
+    async def _send(self, raw: bytes, recipients: list[str]) -> None:
+        client = await self.open()
+        try:
+            await client.sendmail(self.sender, recipients, raw)
+        finally:
+            await _close_quietly(client)
 
     def send(self, raw: bytes, recipient: str, message_id: str) -> None:
         recipients = [recipient] + ([self.sent_copy] if self.sent_copy else [])
@@ -114,13 +124,6 @@ class SmtpBatch:
         self.wait()
         return self.collect()
 
-    def send(self, raw: bytes, recipient: str, message_id: str) -> None:
-        self.submit(0, raw, recipient)
-        self.wait()
-        errors = [error for _, error in self.collect() if error]
-        if errors:
-            raise ConnectionError(errors[0])
-
     # ------------------------------------------------------------------ in the loop
 
     async def _deliver_after(self, previous: asyncio.Task | None, row_id: int, raw: bytes,
@@ -161,25 +164,20 @@ class SmtpBatch:
         self.pool.append(client)
 
     async def _connect(self) -> aiosmtplib.SMTP:
-        settings = self.outbound.settings
-        kwargs = dict(hostname=settings.host, port=settings.port, timeout=settings.timeout_seconds)
-        if settings.security == "tls":
-            kwargs.update(use_tls=True, tls_context=self.outbound._tls())
-        elif settings.security == "starttls":
-            kwargs.update(start_tls=True, tls_context=self.outbound._tls())
-        else:
-            kwargs.update(start_tls=False, use_tls=False)
-        client = aiosmtplib.SMTP(**kwargs)
-        await client.connect()
-        if settings.username:
-            await client.login(settings.username, settings.password.get_secret_value())
-        return client
+        return await self.outbound.open()
 
     def was_sent(self, message_id: str) -> bool:
         return self.outbound.was_sent(message_id)
 
 
 async def _close_quietly(client: aiosmtplib.SMTP) -> None:
+    """Say QUIT if the server still listens, else just drop the connection; never raise."""
+    try:
+        if client.is_connected:
+            await client.quit()
+            return
+    except Exception:
+        pass
     try:
         client.close()
     except Exception:

@@ -76,20 +76,13 @@ def _drain(app, transport, limit: int) -> int:
                 batch.append((row.id, row.raw, row.recipient, row.message_id))
             else:
                 held.add(row.recipient)  # another sender has it: keep this address's order
+    send_many = getattr(transport, "send_many", None)
+    if send_many is not None:  # it keeps each address's order itself (see SmtpBatch)
+        results = send_many(batch) if batch else []
+        _record(app, results)
+        return sum(1 for _, error in results if error is None)
     sent = 0
     failed_to: set[str] = set()
-    send_many = getattr(transport, "send_many", None)
-    if send_many is not None:
-        for start in range(0, len(batch), 50):
-            group = batch[start:start + 50]
-            waiting = [(row_id, WAITS_BEHIND) for row_id, _, recipient, _ in group
-                       if recipient in failed_to]
-            results = send_many([item for item in group if item[2] not in failed_to]) + waiting
-            recipient_of = {row_id: recipient for row_id, _, recipient, _ in group}
-            failed_to |= {recipient_of[row_id] for row_id, error in results if error is not None}
-            sent += sum(1 for _, error in results if error is None)
-            _record(app, results)
-        return sent
     results: list[tuple[int, str | None]] = []
     for index, (row_id, raw, recipient, message_id) in enumerate(batch, start=1):
         if recipient in failed_to:
