@@ -24,19 +24,19 @@ scenario object; they never re-validate.
 
 from __future__ import annotations
 
-import os
 import re
 from collections import Counter, defaultdict, deque
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any, Iterable, Iterator, Literal
+from typing import Annotated, Any, Iterator, Literal
 
-import yaml
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, TypeAdapter, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 
 from moderator.core.errors import ScenarioError
 from moderator.core.provenance import PROVENANCE_PREFIXES, Record  # noqa: F401  (re-exported)
+from moderator.core.scenario_files import (Ident, IndexedScenario, describe, duplicates, read_yaml,
+                                           scenario_root)
 from moderator.maps.hexes import HexGrid, format_hex, hexside_key, is_hex_id, parse_hex
 
 Side = Literal["german", "soviet"]
@@ -68,18 +68,6 @@ REQUIRED_AREAS = ("narva", "ivangorod", "enclave", "vp_hills", "narva_joesuu", "
 # field types
 
 
-def _ident(value: Any) -> Any:
-    """YAML reads ``61`` as an int; identifiers are strings.  Reject blanks and spaces."""
-    if isinstance(value, bool):
-        raise ValueError("an identifier cannot be true/false")
-    if isinstance(value, (int, float)):
-        value = str(value)
-    if isinstance(value, str):
-        if not value or any(ch.isspace() for ch in value):
-            raise ValueError(f"identifier {value!r} must be non-empty and contain no spaces")
-    return value
-
-
 def _hex_id(value: Any) -> Any:
     if isinstance(value, bool) or isinstance(value, (int, float)):
         raise ValueError(f"hex id {value!r} must be a quoted four-digit string such as '0131' (YAML reads 0131 as a number)")
@@ -97,7 +85,6 @@ def _hexside(value: Any) -> Any:
     return value
 
 
-Ident = Annotated[str, BeforeValidator(_ident)]
 HexId = Annotated[str, BeforeValidator(_hex_id)]
 Hexside = Annotated[str, BeforeValidator(_hexside)]
 Cost = float | Literal["P"]
@@ -675,7 +662,7 @@ def _odds(text: str) -> Fraction:
 # the scenario
 
 
-class Scenario(BaseModel):
+class Scenario(IndexedScenario):
     """Everything the Across the Narva engine needs to start a game, with cached lookups."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -689,18 +676,6 @@ class Scenario(BaseModel):
     tables: Tables
     command_groups: tuple[CommandGroup, ...]
     chits: tuple[Chit, ...]
-
-    _cache: dict[str, Any] = PrivateAttr(default_factory=dict)
-
-    def __copy__(self) -> "Scenario":
-        new = super().__copy__()
-        new._cache = {}  # copies (model_copy) get their own lookup indexes
-        return new
-
-    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> "Scenario":
-        new = super().__deepcopy__(memo)
-        new._cache = {}
-        return new
 
     # -- index (built once per object; frozen models only change through copies) ------------
 
@@ -1214,33 +1189,7 @@ def _build_index(s: Scenario) -> dict[str, Any]:
 
 
 def default_root() -> Path:
-    """``$MODERATOR_SCENARIOS/narva`` (or ``$MODERATOR_SCENARIOS`` itself) or the repository's copy."""
-    env = os.environ.get("MODERATOR_SCENARIOS")
-    if env:
-        base = Path(env)
-        return base / "narva" if (base / "narva").is_dir() else base
-    return Path(__file__).resolve().parents[3] / "scenarios" / "narva"
-
-
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-def _read_yaml(path: Path) -> Any:
-    try:
-        with path.open(encoding="utf-8") as handle:
-            return yaml.load(handle, Loader=_Loader)  # noqa: S506 - a safe loader
-    except FileNotFoundError:
-        raise ScenarioError(f"scenario file {path} is missing") from None
-    except yaml.YAMLError as exc:
-        raise ScenarioError(f"scenario file {path} is not valid YAML: {exc}") from None
-
-
-def _describe(exc: ValidationError, filename: str, prefix: str | None = None) -> list[str]:
-    lines = []
-    for error in exc.errors():
-        where = ".".join(str(part) for part in ((prefix,) if prefix else ()) + tuple(error["loc"]))
-        lines.append(f"{filename}: {where}: {error['msg']}")
-    return lines
+    return scenario_root("narva")
 
 
 FILE_KEYS = {
@@ -1258,12 +1207,12 @@ def read_scenario(name: str = "campaign", root: Path | None = None) -> Scenario:
     """Read and schema-check the YAML files, without the cross-file validation."""
     root = Path(root) if root is not None else default_root()
     meta_path = root / "scenario.yaml"
-    meta_raw = _read_yaml(meta_path) if meta_path.exists() else None
+    meta_raw = read_yaml(meta_path) if meta_path.exists() else None
     if not isinstance(meta_raw, dict) or str(meta_raw.get("name")) != name:
         alternative = root / f"scenario-{name}.yaml"
         if not alternative.exists():
             raise ScenarioError(f"no Across the Narva scenario named {name!r} in {root}")
-        meta_path, meta_raw = alternative, _read_yaml(alternative)
+        meta_path, meta_raw = alternative, read_yaml(alternative)
     if not isinstance(meta_raw, dict):
         raise ScenarioError(f"{meta_path.name}: expected a mapping at the top level")
     files = meta_raw.get("files") or {}
@@ -1271,7 +1220,7 @@ def read_scenario(name: str = "campaign", root: Path | None = None) -> Scenario:
     problems: list[str] = []
     for key, (default, allowed) in FILE_KEYS.items():
         filename = files.get(key, default) if isinstance(files, dict) else default
-        data = _read_yaml(root / filename)
+        data = read_yaml(root / filename)
         if not isinstance(data, dict):
             raise ScenarioError(f"{filename}: expected a mapping at the top level")
         raw[key] = (filename, data)
@@ -1283,7 +1232,7 @@ def read_scenario(name: str = "campaign", root: Path | None = None) -> Scenario:
         try:
             return TypeAdapter(model).validate_python(data if data is not None else ())
         except ValidationError as exc:
-            problems.extend(_describe(exc, filename, prefix))
+            problems.extend(describe(exc, filename, prefix))
             return None
 
     meta = build(ScenarioMeta, meta_raw, meta_path.name)
@@ -1420,10 +1369,6 @@ def _check_provenance(s: Scenario) -> list[str]:
     return problems
 
 
-def _duplicates(values: Iterable[str]) -> list[str]:
-    return sorted(v for v, n in Counter(values).items() if n > 1)
-
-
 def _check_grid(s: Scenario) -> list[str]:
     problems: list[str] = []
     g = s.map.grid
@@ -1436,7 +1381,7 @@ def _check_grid(s: Scenario) -> list[str]:
         if len(ch) != 1:
             problems.append(f"map: terrain legend key {ch!r} must be a single character")
     rows = [r.row for r in s.map.terrain.rows]
-    for dup in _duplicates(str(r) for r in rows):
+    for dup in duplicates(str(r) for r in rows):
         problems.append(f"map: terrain row {dup} is given twice")
     for r in range(r0, r1 + 1):
         if r not in rows:
@@ -1464,7 +1409,7 @@ def _check_places_and_areas(s: Scenario) -> list[str]:
     for p in s.map.places:
         if not s.on_map(p.hex):
             problems.append(f"map: place {p.name} is in hex {p.hex}, which is not on the map")
-    for dup in _duplicates(a.id for a in s.map.areas):
+    for dup in duplicates(a.id for a in s.map.areas):
         problems.append(f"map: area {dup} is defined twice")
     areas = {a.id: a for a in s.map.areas}
     for name in REQUIRED_AREAS:
@@ -1476,7 +1421,7 @@ def _check_places_and_areas(s: Scenario) -> list[str]:
                 problems.append(f"map: area {a.id} names hex {h}, which is not on the map")
             elif terrain.get(h) in WATER:
                 problems.append(f"map: area {a.id} names water hex {h}")
-        for dup in _duplicates(a.hexes):
+        for dup in duplicates(a.hexes):
             problems.append(f"map: area {a.id} lists hex {dup} twice")
 
     def area(name: str) -> tuple[str, ...]:
@@ -1550,7 +1495,7 @@ def _check_hexsides(s: Scenario) -> list[str]:
             problems.append(f"map: {label} {side} touches a water hex")
         return hexside_key(a, b)
 
-    for dup in _duplicates(r.id for r in s.map.rivers):
+    for dup in duplicates(r.id for r in s.map.rivers):
         problems.append(f"map: river id {dup} is used twice")
     owner: dict[str, str] = {}
     kind: dict[str, str] = {}
@@ -1612,7 +1557,7 @@ def _check_routes(s: Scenario) -> list[str]:
     grid = _grid_of(s)
     terrain = _terrain_map(s)
     ids = [r.id for r in s.map.roads] + [r.id for r in s.map.railways]
-    for dup in _duplicates(ids):
+    for dup in duplicates(ids):
         problems.append(f"map: road/railway id {dup} is used twice")
     other_routes: dict[str, set[str]] = defaultdict(set)
     for road in s.map.roads:
@@ -1656,7 +1601,7 @@ def _check_map_features(s: Scenario) -> list[str]:
     terrain = _terrain_map(s)
     idx = s._index()
     letters = [e.id for e in s.map.entry_areas]
-    for dup in _duplicates(letters):
+    for dup in duplicates(letters):
         problems.append(f"map: entry area {dup} is defined twice")
     for letter in ENTRY_LETTERS:
         if letter not in letters:
@@ -1692,7 +1637,7 @@ def _check_map_features(s: Scenario) -> list[str]:
         if not idx["supply"][side]:
             problems.append(f"map: no {side} supply source")
     formations = {f.id: f for f in s.formations}
-    for dup in _duplicates(pd.division for pd in s.map.prepared_defences):
+    for dup in duplicates(pd.division for pd in s.map.prepared_defences):
         problems.append(f"map: prepared defences of {dup} are listed twice")
     for pd in s.map.prepared_defences:
         f = formations.get(pd.division)
@@ -1723,16 +1668,16 @@ def _check_map_features(s: Scenario) -> list[str]:
 def _check_units(s: Scenario) -> list[str]:
     problems: list[str] = []
     all_ids = [u.id for u in s.units] + [a.id for a in s.air_units]
-    for dup in _duplicates(all_ids):
+    for dup in duplicates(all_ids):
         problems.append(f"units: id {dup} is used twice")
     for side in SIDES:
         names: list[str] = []
         for u in s.units:
             if u.side == side:
                 names.extend({u.id.casefold(), *(a.casefold() for a in u.aliases)})
-        for dup in _duplicates(names):
+        for dup in duplicates(names):
             problems.append(f"units: {side} name or alias '{dup}' is not unique")
-    for dup in _duplicates(f.id for f in s.formations):
+    for dup in duplicates(f.id for f in s.formations):
         problems.append(f"units: formation id {dup} is used twice")
     formations = {f.id: f for f in s.formations}
     units = {u.id: u for u in s.units}
@@ -1841,7 +1786,7 @@ def _check_setup(s: Scenario) -> list[str]:
     problems: list[str] = []
     units = {u.id: u for u in s.units}
     placed = [p.unit for p in s.setup.placements]
-    for dup in _duplicates(placed):
+    for dup in duplicates(placed):
         problems.append(f"set-up: {dup} is placed twice")
     reinforced = {uid for r in s.meta.reinforcements for uid in r.units}
     stacks: dict[str, list[Unit]] = defaultdict(list)
@@ -1864,7 +1809,7 @@ def _check_setup(s: Scenario) -> list[str]:
     air = {a.id: a for a in s.air_units}
     air_placed = [p.unit for p in s.setup.air]
     air_reinf = [uid for r in s.meta.air_reinforcements for uid in r.units]
-    for dup in _duplicates(air_placed + air_reinf):
+    for dup in duplicates(air_placed + air_reinf):
         problems.append(f"set-up: air unit {dup} appears twice")
     for p in s.setup.air:
         a = air.get(p.unit)
@@ -1928,7 +1873,7 @@ def _check_reinforcements(s: Scenario) -> list[str]:
             if r.entry == "merekula":
                 for h in s._index()["areas"].get("merekula", ()) + s._index()["areas"].get("merekula_landing", ()):
                     problems += _placement_problems(s, where, u, h)
-    for dup in _duplicates(seen):
+    for dup in duplicates(seen):
         problems.append(f"reinforcements: {dup} arrives twice")
     return problems
 
@@ -1936,9 +1881,9 @@ def _check_reinforcements(s: Scenario) -> list[str]:
 def _check_chits(s: Scenario) -> list[str]:
     problems: list[str] = []
     units = {u.id: u for u in s.units}
-    for dup in _duplicates(g.id for g in s.command_groups):
+    for dup in duplicates(g.id for g in s.command_groups):
         problems.append(f"chits: command group {dup} is defined twice")
-    for dup in _duplicates(c.id for c in s.chits):
+    for dup in duplicates(c.id for c in s.chits):
         problems.append(f"chits: chit id {dup} is used twice")
     groups = {g.id: g for g in s.command_groups}
     for g in s.command_groups:
@@ -2049,7 +1994,7 @@ def _check_tables(s: Scenario) -> list[str]:
         if any(n < 1 for n in b.results.values()):
             problems.append(f"tables: the {b.side} Barrage Roll Table gives fewer than one barrage")
     tec = {t.terrain: t for t in s.tables.terrain}
-    for dup in _duplicates(t.terrain for t in s.tables.terrain):
+    for dup in duplicates(t.terrain for t in s.tables.terrain):
         problems.append(f"tables: TEC terrain {dup} is given twice")
     used = set(s.map.terrain.legend.values()) | set(_terrain_map(s).values())
     for t in sorted(used - set(tec)):
@@ -2153,7 +2098,7 @@ def _check_victory(s: Scenario) -> list[str]:
     m = s.meta
     if m.sudden_death_area not in idx["areas"]:
         problems.append(f"scenario: the sudden death area {m.sudden_death_area} is not a map area")
-    for dup in _duplicates(v.id for v in m.vp_items):
+    for dup in duplicates(v.id for v in m.vp_items):
         problems.append(f"scenario: VP item {dup} is listed twice")
     for v in m.vp_items:
         if v.basis == "pd_track":

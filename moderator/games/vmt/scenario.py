@@ -19,16 +19,16 @@ Files (all in the scenario root):
 
 from __future__ import annotations
 
-import os
-from collections import Counter, defaultdict, deque
+from collections import defaultdict, deque
 from pathlib import Path
-from typing import Annotated, Any, Iterable, Iterator, Literal
+from typing import Any, Iterable, Iterator, Literal
 
-import yaml
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from moderator.core.errors import ScenarioError
 from moderator.core.provenance import PROVENANCE_PREFIXES, Record  # noqa: F401  (re-exported)
+from moderator.core.scenario_files import (Ident, IndexedScenario, describe, duplicates, read_yaml,
+                                           scenario_root)
 
 Side = Literal["axis", "soviet"]
 SIDES: tuple[Side, ...] = ("axis", "soviet")
@@ -41,19 +41,6 @@ GEOMETRY_CHECK_SCALE = 0.5
 
 
 
-def _ident(value: Any) -> Any:
-    """YAML reads ``50`` as an int; identifiers are strings.  Reject blanks and spaces."""
-    if isinstance(value, bool):
-        raise ValueError("an identifier cannot be true/false")
-    if isinstance(value, (int, float)):
-        value = str(value)
-    if isinstance(value, str):
-        if not value or any(ch.isspace() for ch in value):
-            raise ValueError(f"identifier {value!r} must be non-empty and contain no spaces")
-    return value
-
-
-Ident = Annotated[str, BeforeValidator(_ident)]
 Point = tuple[float, float]
 Polygon = tuple[Point, ...]
 
@@ -230,7 +217,7 @@ class ScenarioMeta(Record):
 # the scenario
 
 
-class Scenario(BaseModel):
+class Scenario(IndexedScenario):
     """Everything the VMT engine needs to start a game, with lookups."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -243,18 +230,6 @@ class Scenario(BaseModel):
     card_types: tuple[CardType, ...]
     counters: tuple[CounterType, ...]
     setup: Setup
-
-    _cache: dict[str, Any] = PrivateAttr(default_factory=dict)
-
-    def __copy__(self) -> "Scenario":
-        new = super().__copy__()
-        new._cache = {}  # copies (model_copy) get their own lookup indexes
-        return new
-
-    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> "Scenario":
-        new = super().__deepcopy__(memo)
-        new._cache = {}
-        return new
 
     # -- indexes (rebuilt whenever a copy swaps one of the underlying collections) -----------
 
@@ -383,42 +358,19 @@ class Scenario(BaseModel):
 
 
 def default_root() -> Path:
-    """``$MODERATOR_SCENARIOS/vmt`` (or ``$MODERATOR_SCENARIOS`` itself) or the repository's copy."""
-    env = os.environ.get("MODERATOR_SCENARIOS")
-    if env:
-        base = Path(env)
-        return base / "vmt" if (base / "vmt").is_dir() else base
-    return Path(__file__).resolve().parents[3] / "scenarios" / "vmt"
-
-
-def _read_yaml(path: Path) -> Any:
-    try:
-        with path.open(encoding="utf-8") as handle:
-            return yaml.safe_load(handle)
-    except FileNotFoundError:
-        raise ScenarioError(f"scenario file {path} is missing") from None
-    except yaml.YAMLError as exc:
-        raise ScenarioError(f"scenario file {path} is not valid YAML: {exc}") from None
-
-
-def _describe(exc: ValidationError, filename: str, prefix: str | None = None) -> list[str]:
-    lines = []
-    for error in exc.errors():
-        where = ".".join(str(part) for part in ((prefix,) if prefix else ()) + tuple(error["loc"]))
-        lines.append(f"{filename}: {where}: {error['msg']}")
-    return lines
+    return scenario_root("vmt")
 
 
 def read_scenario(name: str = "campaign", root: Path | None = None) -> Scenario:
     """Read and schema-check the YAML files, without the cross-file validation."""
     root = Path(root) if root is not None else default_root()
     meta_path = root / "scenario.yaml"
-    meta_raw = _read_yaml(meta_path) if meta_path.exists() else None
+    meta_raw = read_yaml(meta_path) if meta_path.exists() else None
     if not isinstance(meta_raw, dict) or str(meta_raw.get("name")) != name:
         alternative = root / f"scenario-{name}.yaml"
         if not alternative.exists():
             raise ScenarioError(f"no VMT scenario named {name!r} in {root}")
-        meta_path, meta_raw = alternative, _read_yaml(alternative)
+        meta_path, meta_raw = alternative, read_yaml(alternative)
     if not isinstance(meta_raw, dict):
         raise ScenarioError(f"{meta_path.name}: expected a mapping at the top level")
     files = meta_raw.get("files") or {}
@@ -427,7 +379,7 @@ def read_scenario(name: str = "campaign", root: Path | None = None) -> Scenario:
     raw: dict[str, Any] = {}
     for key, default in wanted.items():
         filename = files.get(key, default) if isinstance(files, dict) else default
-        data = _read_yaml(root / filename)
+        data = read_yaml(root / filename)
         if not isinstance(data, dict):
             raise ScenarioError(f"{filename}: expected a mapping at the top level")
         raw[key] = (filename, data)
@@ -437,7 +389,7 @@ def read_scenario(name: str = "campaign", root: Path | None = None) -> Scenario:
         try:
             return TypeAdapter(model).validate_python(data if data is not None else ())
         except ValidationError as exc:
-            problems.extend(_describe(exc, filename, prefix))
+            problems.extend(describe(exc, filename, prefix))
             return None
 
     meta = build(ScenarioMeta, meta_raw, meta_path.name)
@@ -533,10 +485,6 @@ def _check_provenance(s: Scenario) -> list[str]:
     return problems
 
 
-def _duplicates(values: Iterable[str]) -> list[str]:
-    return sorted(v for v, n in Counter(values).items() if n > 1)
-
-
 def _connected(nodes: Iterable[str], edges: Iterable[tuple[str, str]]) -> list[str]:
     """Nodes not reachable from the first node."""
     nodes = list(nodes)
@@ -561,10 +509,10 @@ def _check_map(s: Scenario) -> list[str]:
     areas = s.map.areas
     ids = [a.id for a in areas]
     known = set(ids)
-    for dup in _duplicates(ids):
+    for dup in duplicates(ids):
         problems.append(f"map: area id {dup} is used twice")
     names = [n.casefold() for a in areas for n in (a.id, *a.aliases)]
-    for dup in _duplicates(names):
+    for dup in duplicates(names):
         problems.append(f"map: area name or alias '{dup}' is not unique")
 
     seen: set[frozenset[str]] = set()
@@ -678,11 +626,11 @@ def _check_blocks(s: Scenario) -> list[str]:
     blocks = s.blocks
     if len(blocks) != 62:
         problems.append(f"blocks: {len(blocks)} blocks, the game has 62 (L65)")
-    for dup in _duplicates(b.id for b in blocks):
+    for dup in duplicates(b.id for b in blocks):
         problems.append(f"blocks: block id {dup} is used twice")
-    for dup in _duplicates(n.casefold() for b in blocks for n in (b.id, *b.aliases)):
+    for dup in duplicates(n.casefold() for b in blocks for n in (b.id, *b.aliases)):
         problems.append(f"blocks: block name or alias '{dup}' is not unique")
-    for dup in _duplicates(d.id for d in s.divisions):
+    for dup in duplicates(d.id for d in s.divisions):
         problems.append(f"blocks: division id {dup} is used twice")
     divisions = {d.id: d for d in s.divisions}
     members: dict[str, list[Block]] = defaultdict(list)
@@ -736,7 +684,7 @@ def _check_blocks(s: Scenario) -> list[str]:
 
     # reinforcements (L414-423)
     groups = {g.id: g for g in s.reinforcements}
-    for dup in _duplicates(g.id for g in s.reinforcements):
+    for dup in duplicates(g.id for g in s.reinforcements):
         problems.append(f"blocks: reinforcement group {dup} is declared twice")
     in_groups: dict[str, str] = {}
     for g in s.reinforcements:
@@ -804,9 +752,9 @@ CARD_TYPES = {
 def _check_cards(s: Scenario) -> list[str]:
     problems: list[str] = []
     cards = {c.id: c for c in s.card_types}
-    for dup in _duplicates(c.id for c in s.card_types):
+    for dup in duplicates(c.id for c in s.card_types):
         problems.append(f"cards: card type {dup} is listed twice")
-    for dup in _duplicates(n.casefold() for c in s.card_types for n in (c.id, *c.aliases)):
+    for dup in duplicates(n.casefold() for c in s.card_types for n in (c.id, *c.aliases)):
         problems.append(f"cards: card name or alias '{dup}' is not unique")
     for card_id in sorted(set(CARD_TYPES) - set(cards)):
         problems.append(f"cards: card type {card_id} of the rulebook (L41-56) is missing")
@@ -848,7 +796,7 @@ def _check_cards(s: Scenario) -> list[str]:
 def _check_counters(s: Scenario) -> list[str]:
     problems: list[str] = []
     counters = {c.id: c for c in s.counters}
-    for dup in _duplicates(c.id for c in s.counters):
+    for dup in duplicates(c.id for c in s.counters):
         problems.append(f"counters: counter type {dup} is listed twice")
     total = sum(c.count for c in s.counters)
     if total != 113:
@@ -882,7 +830,7 @@ def _check_setup(s: Scenario) -> list[str]:
     areas = {a.id: a for a in s.map.areas}
     blocks = {b.id: b for b in s.blocks}
     placed = [p.block for p in s.setup.placements]
-    for dup in _duplicates(placed):
+    for dup in duplicates(placed):
         problems.append(f"set-up: block {dup} is placed more than once")
     stacks: dict[tuple[str, str], list[str]] = defaultdict(list)
     occupied: dict[str, set[str]] = defaultdict(set)
