@@ -15,6 +15,29 @@ from typing import Any, Mapping, Sequence
 from moderator.core.contract import Decision
 
 
+class FrameStack:
+    """A board's view of ``data["stack"]`` (the games' boards keep their state in ``self.data``)."""
+
+    data: dict[str, Any]
+
+    @property
+    def stack(self) -> list[dict[str, Any]]:
+        return self.data["stack"]
+
+    def top(self) -> dict[str, Any] | None:
+        return self.stack[-1] if self.stack else None
+
+    def push(self, frame: dict[str, Any]) -> dict[str, Any]:
+        self.stack.append(frame)
+        return frame
+
+    def pop(self) -> dict[str, Any]:
+        return self.stack.pop()
+
+    def frames(self, kind: str) -> list[dict[str, Any]]:
+        return [f for f in self.stack if f["kind"] == kind]
+
+
 def new_frame(data: dict[str, Any], kind: str, **fields: Any) -> dict[str, Any]:
     """A frame with a game-unique id (the id keys its decisions, so deadlines restart per frame)."""
     data["next_id"] += 1

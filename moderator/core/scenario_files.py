@@ -35,6 +35,20 @@ def read_yaml(path: Path) -> Any:
         raise ScenarioError(f"scenario file {path} is not valid YAML: {exc}") from None
 
 
+def read_meta(root: Path, name: str, title: str) -> tuple[Path, dict[str, Any]]:
+    """The scenario's own file: ``scenario.yaml`` if it names `name`, else ``scenario-<name>.yaml``."""
+    meta_path = root / "scenario.yaml"
+    meta_raw = read_yaml(meta_path) if meta_path.exists() else None
+    if not isinstance(meta_raw, dict) or str(meta_raw.get("name")) != name:
+        alternative = root / f"scenario-{name}.yaml"
+        if not alternative.exists():
+            raise ScenarioError(f"no {title} scenario named {name!r} in {root}")
+        meta_path, meta_raw = alternative, read_yaml(alternative)
+    if not isinstance(meta_raw, dict):
+        raise ScenarioError(f"{meta_path.name}: expected a mapping at the top level")
+    return meta_path, meta_raw
+
+
 def describe(exc: ValidationError, filename: str, prefix: str | None = None) -> list[str]:
     """A schema error as one line per problem, naming the file and the path inside it."""
     lines = []

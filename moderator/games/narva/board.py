@@ -16,6 +16,7 @@ from functools import cached_property
 from typing import Any, Iterable
 
 from moderator.core.contract import Event
+from moderator.core.frames import FrameStack
 from moderator.core.errors import IllegalOrder
 from moderator.core.rng import Die, Rng
 from moderator.games.narva.scenario import MECHANIZED_TYPES, Scenario, Unit
@@ -30,7 +31,7 @@ def enemy(side: str) -> str:
     return "soviet" if side == "german" else "german"
 
 
-class Board:
+class Board(FrameStack):
     def __init__(self, data: dict[str, Any], scenario: Scenario, rng: Rng | None = None):
         self.data = data
         self.s = scenario
@@ -80,23 +81,6 @@ class Board:
     def frozen(self) -> bool:
         """Major rivers and the winter trail are frozen (6.2.1C, 6.2.2B)."""
         return self.s.frozen(self.turn, self.data["freeze_extended"])
-
-    @property
-    def stack(self) -> list[dict[str, Any]]:
-        return self.data["stack"]
-
-    def top(self) -> dict[str, Any] | None:
-        return self.stack[-1] if self.stack else None
-
-    def push(self, frame: dict[str, Any]) -> dict[str, Any]:
-        self.stack.append(frame)
-        return frame
-
-    def pop(self) -> dict[str, Any]:
-        return self.stack.pop()
-
-    def frames(self, kind: str) -> list[dict[str, Any]]:
-        return [f for f in self.stack if f["kind"] == kind]
 
     # ------------------------------------------------------------------ units
 

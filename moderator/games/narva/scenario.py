@@ -35,8 +35,8 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter,
 
 from moderator.core.errors import ScenarioError
 from moderator.core.provenance import PROVENANCE_PREFIXES, Record  # noqa: F401  (re-exported)
-from moderator.core.scenario_files import (Ident, IndexedScenario, describe, duplicates, read_yaml,
-                                           scenario_root)
+from moderator.core.scenario_files import (Ident, IndexedScenario, describe, duplicates, read_meta,
+                                           read_yaml, scenario_root)
 from moderator.maps.hexes import HexGrid, format_hex, hexside_key, is_hex_id, parse_hex
 
 Side = Literal["german", "soviet"]
@@ -1206,15 +1206,7 @@ FILE_KEYS = {
 def read_scenario(name: str = "campaign", root: Path | None = None) -> Scenario:
     """Read and schema-check the YAML files, without the cross-file validation."""
     root = Path(root) if root is not None else default_root()
-    meta_path = root / "scenario.yaml"
-    meta_raw = read_yaml(meta_path) if meta_path.exists() else None
-    if not isinstance(meta_raw, dict) or str(meta_raw.get("name")) != name:
-        alternative = root / f"scenario-{name}.yaml"
-        if not alternative.exists():
-            raise ScenarioError(f"no Across the Narva scenario named {name!r} in {root}")
-        meta_path, meta_raw = alternative, read_yaml(alternative)
-    if not isinstance(meta_raw, dict):
-        raise ScenarioError(f"{meta_path.name}: expected a mapping at the top level")
+    meta_path, meta_raw = read_meta(root, name, "Across the Narva")
     files = meta_raw.get("files") or {}
     raw: dict[str, tuple[str, dict]] = {}
     problems: list[str] = []

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from moderator.core.contract import Event
+from moderator.core.frames import FrameStack
 from moderator.core.errors import IllegalOrder
 from moderator.core.rng import Die, Rng
 from moderator.games.vmt.scenario import Scenario
@@ -63,7 +64,7 @@ def enemy(side: str) -> str:
     return "soviet" if side == "axis" else "axis"
 
 
-class Board:
+class Board(FrameStack):
     def __init__(self, data: dict[str, Any], scenario: Scenario, rng: Rng | None = None):
         self.data = data
         self.scenario = scenario
@@ -96,23 +97,6 @@ class Board:
     @property
     def options(self) -> dict[str, Any]:
         return self.data["options"]
-
-    @property
-    def stack(self) -> list[dict[str, Any]]:
-        return self.data["stack"]
-
-    def top(self) -> dict[str, Any] | None:
-        return self.stack[-1] if self.stack else None
-
-    def push(self, frame: dict[str, Any]) -> dict[str, Any]:
-        self.stack.append(frame)
-        return frame
-
-    def pop(self) -> dict[str, Any]:
-        return self.stack.pop()
-
-    def frames(self, kind: str) -> list[dict[str, Any]]:
-        return [f for f in self.stack if f["kind"] == kind]
 
     # ------------------------------------------------------------------ blocks
 

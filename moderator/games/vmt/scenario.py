@@ -27,8 +27,8 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from moderator.core.errors import ScenarioError
 from moderator.core.provenance import PROVENANCE_PREFIXES, Record  # noqa: F401  (re-exported)
-from moderator.core.scenario_files import (Ident, IndexedScenario, describe, duplicates, read_yaml,
-                                           scenario_root)
+from moderator.core.scenario_files import (Ident, IndexedScenario, describe, duplicates, read_meta,
+                                           read_yaml, scenario_root)
 
 Side = Literal["axis", "soviet"]
 SIDES: tuple[Side, ...] = ("axis", "soviet")
@@ -364,15 +364,7 @@ def default_root() -> Path:
 def read_scenario(name: str = "campaign", root: Path | None = None) -> Scenario:
     """Read and schema-check the YAML files, without the cross-file validation."""
     root = Path(root) if root is not None else default_root()
-    meta_path = root / "scenario.yaml"
-    meta_raw = read_yaml(meta_path) if meta_path.exists() else None
-    if not isinstance(meta_raw, dict) or str(meta_raw.get("name")) != name:
-        alternative = root / f"scenario-{name}.yaml"
-        if not alternative.exists():
-            raise ScenarioError(f"no VMT scenario named {name!r} in {root}")
-        meta_path, meta_raw = alternative, read_yaml(alternative)
-    if not isinstance(meta_raw, dict):
-        raise ScenarioError(f"{meta_path.name}: expected a mapping at the top level")
+    meta_path, meta_raw = read_meta(root, name, "VMT")
     files = meta_raw.get("files") or {}
     wanted = {"map": "map.yaml", "blocks": "blocks.yaml", "cards": "cards.yaml",
               "counters": "counters.yaml", "setup": "setup-historical.yaml"}
