@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from sqlalchemy import bindparam
 from sqlmodel import Session, and_, func, or_, select
 
 from moderator.clock import as_utc
@@ -35,9 +36,23 @@ from moderator.mail.hygiene import Letter, quoted_lines, read_headers, read_lett
 from moderator.mail.compose import make_message_id, thread_headers, thread_root
 from moderator.service import games as game_service
 from moderator.service.reports import compose_notice, help_text
-from moderator.service.table import Table, dumps, load_table, secret_hash
+from moderator.service.table import Table, dumps, load_table, lock_before_reading, secret_hash
 from moderator.service.turns import TurnRunner, envelope_lines, phase_title
 from moderator.store.models import Game, InboundMail, LogEntry, Outbox, Quarantine, Seat, Submission
+
+
+# The statements run for every message, built once with bind parameters (composing a statement
+# through the ORM costs more than SQLite takes to run it).
+SAME_CONTENT = select(InboundMail.id).where(InboundMail.content_hash == bindparam("digest"))
+# The same message delivered twice through a server differs in its Received lines: the
+# Message-ID from the same sender recognises it.
+SAME_CONTENT_OR_MESSAGE = select(InboundMail.id).where(or_(
+    InboundMail.content_hash == bindparam("digest"),
+    and_(InboundMail.message_id == bindparam("message_id"), InboundMail.sender == bindparam("sender"))))
+MESSAGES_FROM_SINCE = select(func.count()).select_from(InboundMail).where(
+    InboundMail.sender == bindparam("sender"), InboundMail.received_at >= bindparam("since"))
+SEAT_OF_ADDRESS = select(Seat.id).where(Seat.address == bindparam("address")).limit(1)
+GAME_OF_REFEREE = select(Game.id).where(Game.referee_address == bindparam("address")).limit(1)
 
 
 @dataclass
@@ -65,19 +80,20 @@ class Mailroom:
     def _store(self, session: Session, raw: bytes, source: str) -> InboundMail | None:
         digest = hashlib.sha256(raw).hexdigest()
         letter = read_headers(raw)  # headers only: the body is read in `process`
-        # The same message delivered twice through a server differs in its Received lines:
-        # the Message-ID from the same sender recognises it.
-        same = InboundMail.content_hash == digest
         if letter.message_id:
-            same = or_(same, and_(InboundMail.message_id == letter.message_id[:998],
-                                  InboundMail.sender == letter.sender[:320]))
-        if session.exec(select(InboundMail.id).where(same)).first():
+            same = session.exec(SAME_CONTENT_OR_MESSAGE, params={
+                "digest": digest, "message_id": letter.message_id[:998], "sender": letter.sender[:320]})
+        else:
+            same = session.exec(SAME_CONTENT, params={"digest": digest})
+        if same.first():
             return None
         row = InboundMail(message_id=letter.message_id[:998], content_hash=digest, source=source[:255],
                           sender=letter.sender[:320], subject=letter.subject, raw=raw,
                           received_at=self.app.clock.now())
         session.add(row)
         session.flush()
+        if all(obj is row for obj in session.identity_map.values()):
+            lock_before_reading(session)  # this insert came before reading any other row
         return row
 
     def was_quarantined(self, raw: bytes) -> bool:
@@ -163,9 +179,9 @@ class Mailroom:
     def _known_sender(self, session: Session, address: str) -> bool:
         if not address:
             return False
-        if session.exec(select(Seat.id).where(Seat.address == address)).first():
+        if session.exec(SEAT_OF_ADDRESS, params={"address": address}).first():
             return True
-        return bool(session.exec(select(Game.id).where(Game.referee_address == address)).first())
+        return bool(session.exec(GAME_OF_REFEREE, params={"address": address}).first())
 
     def _route(self, session: Session, inbound: InboundMail) -> Outcome:
         settings = self.app.settings
@@ -531,8 +547,7 @@ class Mailroom:
 
     def _over_rate(self, session: Session, sender: str) -> bool:
         since = self.app.clock.now() - timedelta(hours=1)
-        count = session.exec(select(func.count()).select_from(InboundMail).where(
-            InboundMail.sender == sender, InboundMail.received_at >= since)).one()
+        count = session.exec(MESSAGES_FROM_SINCE, params={"sender": sender, "since": since}).one()
         return count > self.app.settings.rate_limit_per_hour
 
 

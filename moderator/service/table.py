@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import bindparam
 from sqlmodel import Session, select, update
 
 from moderator.core.contract import Engine, Event
@@ -16,6 +17,22 @@ from moderator.core.plans import Plan
 from moderator.core.rng import Rng, RngRecord
 from moderator.registry import Registry
 from moderator.store.models import Game, LogEntry, Seat, Snapshot
+
+
+# Statements run for every message, built once with bind parameters (composing a statement
+# through the ORM costs more than SQLite takes to run it).
+SEATS_OF_GAME = select(Seat).where(Seat.game_id == bindparam("game_id"))
+NEWEST_SNAPSHOT = (select(Snapshot).where(Snapshot.game_id == bindparam("game_id"))
+                   .order_by(Snapshot.seq.desc()).limit(1))  # type: ignore[union-attr]
+LOG_AFTER = (select(LogEntry).where(LogEntry.game_id == bindparam("game_id"), LogEntry.seq > bindparam("after"),
+                                    LogEntry.void == False)  # noqa: E712 (SQL, not Python)
+             .order_by(LogEntry.seq))
+# Reports' payloads are large: a reader that wants only some kinds leaves the rest in the database.
+LOG_AFTER_OF_KINDS = LOG_AFTER.where(LogEntry.kind.in_(bindparam("kinds", expanding=True)))  # type: ignore[attr-defined]
+# SQLite's write lock, taken by a write that changes nothing (see load_table).
+LOCKED_BEFORE_READING = "moderator.locked_before_reading"  # a session.info key: see lock_before_reading
+TOUCH_GAME = (update(Game).where(Game.id == bindparam("game_id")).values(last_seq=Game.last_seq)
+              .execution_options(synchronize_session=False))
 
 
 def secret_hash(game_id: str, role: str, secret: str) -> str:
@@ -108,27 +125,44 @@ class Table:
         self.session.add(self.game)
 
     def log(self, after: int = 0, kinds: tuple[str, ...] | None = None) -> list[LogEntry]:
-        query = select(LogEntry).where(LogEntry.game_id == self.game.id, LogEntry.seq > after,
-                                       LogEntry.void == False)  # noqa: E712 (SQL, not Python)
-        if kinds is not None:  # reports' payloads are large: leave them in the database
-            query = query.where(LogEntry.kind.in_(kinds))  # type: ignore[attr-defined]
-        return list(self.session.exec(query.order_by(LogEntry.seq)))
+        if kinds is None:
+            return list(self.session.exec(LOG_AFTER, params={"game_id": self.game.id, "after": after}))
+        return list(self.session.exec(LOG_AFTER_OF_KINDS,
+                                      params={"game_id": self.game.id, "after": after, "kinds": list(kinds)}))
+
+    def _unflushed_log(self, after: int, kinds: tuple[str, ...]) -> list[LogEntry]:
+        """The log as `log` gives it, without flushing first: entries this session has added but not
+        written yet come from the session.  (A run's reports read the log once, between its
+        answers and its reports: flushing there would write the game and seats twice per run.)"""
+        with self.session.no_autoflush:
+            stored = self.log(after, kinds)
+        pending = [obj for obj in self.session.new if isinstance(obj, LogEntry) and obj.game_id == self.game.id
+                   and obj.seq > after and not obj.void and obj.kind in kinds]
+        return sorted(stored + pending, key=lambda entry: entry.seq)
+
+    def _read_events(self, after: int) -> list[tuple[int, Event]]:
+        return [(entry.seq, Event.from_json(raw)) for entry in self._unflushed_log(after, ("setup", "answer"))
+                for raw in json.loads(entry.payload_json).get("events", [])]
 
     def preload_events(self, after: int) -> None:
         """Read the events after `after` once, for the several reports of one run."""
-        self._events = [(entry.seq, Event.from_json(raw)) for entry in self.log(after, ("setup", "answer"))
-                        for raw in json.loads(entry.payload_json).get("events", [])]
+        self._events = self._read_events(after)
         self._events_after = after
 
     def events_since(self, after: int, role: str) -> list[Event]:
         cached = getattr(self, "_events", None)
         if cached is None or after < self._events_after:
-            cached = [(entry.seq, Event.from_json(raw)) for entry in self.log(after, ("setup", "answer"))
-                      for raw in json.loads(entry.payload_json).get("events", [])]
+            cached = self._read_events(after)
         return [event for seq, event in cached if seq > after and event.is_visible_to(role)]
 
     def forget_events(self) -> None:
         self._events = None
+
+
+def lock_before_reading(session: Session) -> None:
+    """Say that this session has written before reading any row it may change: on SQLite it then
+    holds the write lock, and `load_table` need not read the game again."""
+    session.info[LOCKED_BEFORE_READING] = True
 
 
 def load_table(session: Session, registry: Registry, game_id: str, for_update: bool = False) -> Table:
@@ -137,26 +171,29 @@ def load_table(session: Session, registry: Registry, game_id: str, for_update: b
         # `get` answers from the session when the game is already loaded (the mailroom looked it up).
         game = session.get(Game, game_id)
     elif session.get_bind().dialect.name == "postgresql":
-        game = session.get(Game, game_id, with_for_update=True)
+        # The row lock, and the game read again under it: the session may hold a copy read
+        # before (the mailroom looks the game up first), which a plain locking read leaves stale.
+        game = session.get(Game, game_id, with_for_update=True, populate_existing=True)
+    elif session.info.get(LOCKED_BEFORE_READING):
+        # This transaction wrote before it read anything (the mailroom stores its mail first):
+        # everything the session holds was read under the write lock, so it is current.
+        game = session.get(Game, game_id)
+        for_update = False  # nor do the seats need reading again
     else:
         # SQLite has no row locks: a write that changes nothing takes the database's write lock
         # now (waiting for another writer to commit), so what is read next is current and stays
         # so until this transaction commits.  Without it the daemon's poll and turn jobs (or a
         # referee's command) could both build on the same state; one would then fail.
-        # (A transaction that has already written holds that lock: the mailroom's stores its mail first.)
         if not session.connection().connection.dbapi_connection.in_transaction:
-            session.exec(update(Game).where(Game.id == game_id).values(last_seq=Game.last_seq)  # type: ignore[call-overload]
-                         .execution_options(synchronize_session=False))
-        game = session.get(Game, game_id, populate_existing=True)  # read again, now that it is current
+            session.exec(TOUCH_GAME, params={"game_id": game_id})  # type: ignore[call-overload]
+        # Read again, now that it is current (the session may hold a copy read before the lock).
+        game = session.get(Game, game_id, populate_existing=True)
     if game is None:
         raise LookupError(f"no game {game_id}")
     engine = registry.get(game.engine)
-    seat_query = select(Seat).where(Seat.game_id == game_id)
-    if for_update:
-        seat_query = seat_query.execution_options(populate_existing=True)
-    seats = {s.role: s for s in session.exec(seat_query)}
-    snapshot = session.exec(select(Snapshot).where(Snapshot.game_id == game_id)
-                            .order_by(Snapshot.seq.desc()).limit(1)).first()  # type: ignore[union-attr]
+    seats = {s.role: s for s in session.exec(SEATS_OF_GAME, params={"game_id": game_id},
+                                             execution_options={"populate_existing": for_update})}
+    snapshot = session.exec(NEWEST_SNAPSHOT, params={"game_id": game_id}).first()
     state = engine.load_state(snapshot.state) if snapshot else None
     counters = json.loads(snapshot.rng_counters_json) if snapshot else {}
     return Table(session, game, engine, seats, state, counters)

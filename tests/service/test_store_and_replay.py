@@ -167,3 +167,41 @@ def test_two_writers_of_one_game_are_serialized_so_neither_builds_on_stale_state
     with app.db.session() as session:
         seqs = [e.seq for e in session.exec(select(LogEntry).where(LogEntry.game_id == seated.game_id))]
     assert len(seqs) == len(set(seqs)) and max(seqs) == seen["first"] + 2
+
+
+def test_a_mail_that_arrives_while_another_writer_holds_its_game_builds_on_that_writers_state(db_url, tmp_path):
+    """The mailroom stores a mail before reading anything, so on SQLite it reads its game under
+    the write lock and need not read it twice; the store waits while another writer holds the lock."""
+    import threading
+    import time
+
+    from moderator.service.table import load_table
+
+    app = make_app(tmp_path, db_url)
+    seated = seat_duel(app)
+    loaded, seen = threading.Event(), {}
+
+    def referee_command():
+        with app.db.session() as session:
+            table = load_table(session, app.registry, seated.game_id, for_update=True)
+            loaded.set()
+            time.sleep(0.6)  # the order mail arrives meanwhile
+            seen["note"] = table.append("control", "referee", {"command": "NOTE"}, app.clock.now())
+
+    def order_mail():
+        loaded.wait()
+        seen["outcome"] = seated.send("north", "REST\n")
+
+    threads = [threading.Thread(target=referee_command), threading.Thread(target=order_mail)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert seen["outcome"].status == "applied", seen["outcome"].reason
+    with app.db.session() as session:
+        entries = list(session.exec(select(LogEntry).where(LogEntry.game_id == seated.game_id)
+                                    .order_by(LogEntry.seq)))
+    seqs = [e.seq for e in entries]
+    assert seqs == list(range(1, len(seqs) + 1))  # nobody wrote over anybody
+    answer = next(e for e in entries if e.kind == "answer" and e.seq > seen["note"])
+    assert answer.seq == seen["note"] + 1  # the order came after the referee's note, seeing it
