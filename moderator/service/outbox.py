@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from sqlalchemy import bindparam
 from sqlmodel import or_, select, update
 
 from moderator.clock import as_utc
@@ -35,14 +36,28 @@ def drain(app, limit: int = 500) -> int:
         return _drain(app, transport, limit)
 
 
+# Built once with bind parameters: a drain claims every row it sends, and composing the
+# statement through the ORM cost more than running it.
+CLAIM = (update(Outbox).where(Outbox.id == bindparam("row_id"), Outbox.status == bindparam("was_status"),
+                              Outbox.attempts == bindparam("was_attempts"))
+         .values(status=bindparam("status"), handed_at=bindparam("handed_at"), attempts=bindparam("attempts"))
+         .execution_options(synchronize_session=False))
+CONFIRM = (update(Outbox).where(Outbox.id == bindparam("row_id"), Outbox.status == bindparam("was_status"),
+                                Outbox.attempts == bindparam("was_attempts"))
+           .values(status="sent", sent_at=bindparam("sent_at"))
+           .execution_options(synchronize_session=False))
+
+
 def _claim(session, row: Outbox, now, status: str = "handed") -> bool:
     """Move a row on only if nobody else did since it was read (the daemon's outbox job and a
     referee's `moderator mail send` may drain at once): `attempts` grows at every hand-over."""
-    values = dict(status=status, sent_at=now) if status == "sent" else \
-        dict(status=status, handed_at=now, attempts=row.attempts + 1)
-    claimed = session.exec(update(Outbox).where(  # type: ignore[call-overload]
-        Outbox.id == row.id, Outbox.status == row.status, Outbox.attempts == row.attempts)
-        .values(**values).execution_options(synchronize_session=False)).rowcount == 1
+    version = {"row_id": row.id, "was_status": row.status, "was_attempts": row.attempts}
+    if status == "sent":
+        values = dict(status=status, sent_at=now)
+        claimed = session.exec(CONFIRM, params=dict(version, sent_at=now)).rowcount == 1  # type: ignore[call-overload]
+    else:
+        values = dict(status=status, handed_at=now, attempts=row.attempts + 1)
+        claimed = session.exec(CLAIM, params=dict(version, **values)).rowcount == 1  # type: ignore[call-overload]
     if claimed:
         for key, value in values.items():
             setattr(row, key, value)
