@@ -55,6 +55,12 @@ SEAT_OF_ADDRESS = select(Seat.id).where(Seat.address == bindparam("address")).li
 GAME_OF_REFEREE = select(Game.id).where(Game.referee_address == bindparam("address")).limit(1)
 
 
+def _ask(session: Session, statement, **params):
+    """Run a query for plain values on the session's connection: it loads no objects, so the
+    ORM's bookkeeping (a third of the time of such a query) is not needed."""
+    return session.connection().execute(statement, params)
+
+
 @dataclass
 class Outcome:
     """What happened to one inbound message (for logs, tests and `mail process --dry-run`)."""
@@ -81,10 +87,10 @@ class Mailroom:
         digest = hashlib.sha256(raw).hexdigest()
         letter = read_headers(raw)  # headers only: the body is read in `process`
         if letter.message_id:
-            same = session.exec(SAME_CONTENT_OR_MESSAGE, params={
-                "digest": digest, "message_id": letter.message_id[:998], "sender": letter.sender[:320]})
+            same = _ask(session, SAME_CONTENT_OR_MESSAGE, digest=digest, message_id=letter.message_id[:998],
+                        sender=letter.sender[:320])
         else:
-            same = session.exec(SAME_CONTENT, params={"digest": digest})
+            same = _ask(session, SAME_CONTENT, digest=digest)
         if same.first():
             return None
         row = InboundMail(message_id=letter.message_id[:998], content_hash=digest, source=source[:255],
@@ -179,9 +185,9 @@ class Mailroom:
     def _known_sender(self, session: Session, address: str) -> bool:
         if not address:
             return False
-        if session.exec(SEAT_OF_ADDRESS, params={"address": address}).first():
+        if _ask(session, SEAT_OF_ADDRESS, address=address).first():
             return True
-        return bool(session.exec(GAME_OF_REFEREE, params={"address": address}).first())
+        return bool(_ask(session, GAME_OF_REFEREE, address=address).first())
 
     def _route(self, session: Session, inbound: InboundMail) -> Outcome:
         settings = self.app.settings
@@ -547,7 +553,7 @@ class Mailroom:
 
     def _over_rate(self, session: Session, sender: str) -> bool:
         since = self.app.clock.now() - timedelta(hours=1)
-        count = session.exec(MESSAGES_FROM_SINCE, params={"sender": sender, "since": since}).one()
+        count = _ask(session, MESSAGES_FROM_SINCE, sender=sender, since=since).scalar_one()
         return count > self.app.settings.rate_limit_per_hour
 
 
