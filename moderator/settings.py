@@ -23,6 +23,8 @@ class DeadlineSettings(BaseModel):
     setup_hours: float = 72
     phase_hours: float = 48
     reaction_hours: float = 24
+    # 0 here, so the embedded demo plays straight through; a club's config sets a short delay
+    # (deploy/moderator.example.toml: 10) so a player can still correct orders just sent.
     change_of_mind_minutes: float = 0
     reminders_hours: list[float] = Field(default_factory=lambda: [24.0, 2.0])
     grace_minutes: float = 0
