@@ -11,6 +11,12 @@ bash scripts/system-packages.sh postgresql dovecot-imapd dovecot-lmtpd postfix o
 if [ ! -x .venv/bin/python ]; then python3 -m venv .venv; fi
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
 .venv/bin/python -m pip install -q -e '.[test]'
+# The Compose specification's JSON schema, to check deploy/docker-compose.yml where no Docker
+# engine runs: it ships inside the last Python docker-compose release (only the file is read).
+export MODERATOR_COMPOSE_SCHEMA_DIR="$MODERATOR_TEST_DIR/compose-schema"
+if ! ls "$MODERATOR_COMPOSE_SCHEMA_DIR"/docker_compose-*.whl >/dev/null 2>&1; then
+  .venv/bin/python -m pip download -q --no-deps --only-binary :all: docker-compose==1.29.2 -d "$MODERATOR_COMPOSE_SCHEMA_DIR"
+fi
 
 export PG_DIR="$MODERATOR_TEST_DIR/pg" MAILSTACK_DIR="$MODERATOR_TEST_DIR/mail"
 cleanup() {

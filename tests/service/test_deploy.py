@@ -1,6 +1,7 @@
 """deploy/ (issue 4): the systemd unit, the example config, the Dockerfile and the compose file
 must configure the moderator they start.  No Docker engine runs where these tests run, so the
-containers are not started; what can be checked without one is checked here: every variable
+containers are not started; what can be checked without one is checked here: the compose file
+follows the Compose specification's schema, every variable
 names a real setting, every placeholder has a value, the config the compose file mounts loads,
 the mail server delivers the sent copies where the moderator looks for them, the commands exist."""
 
@@ -155,3 +156,37 @@ def test_the_systemd_unit_upgrades_the_database_then_serves():
 def test_the_example_config_keeps_secrets_out(name):
     text = (DEPLOY / name).read_text()
     assert not re.search(r"^\s*password\s*=", text, re.MULTILINE)  # passwords only from the environment
+
+
+def compose_schema() -> dict:
+    """The Compose specification's JSON schema, from the docker-compose wheel scripts/test.sh fetches."""
+    import json
+    import os
+    import zipfile
+
+    folder = Path(os.environ.get("MODERATOR_COMPOSE_SCHEMA_DIR", "/nonexistent"))
+    wheels = sorted(folder.glob("docker_compose-*.whl")) if folder.is_dir() else []
+    if not wheels:
+        if os.environ.get("CI") or os.environ.get("MODERATOR_REQUIRE_SERVERS"):
+            pytest.fail("no Compose schema: scripts/test.sh downloads it")
+        pytest.skip("no Compose schema (run the suite through scripts/test.sh)")
+    with zipfile.ZipFile(wheels[-1]) as wheel:
+        return json.loads(wheel.read("compose/config/compose_spec.json"))
+
+
+def test_the_compose_file_follows_the_compose_specification():
+    """What `docker compose config` would check first, without an engine: every key and value
+    shape of deploy/docker-compose.yml is one the Compose specification allows."""
+    import copy
+
+    import jsonschema
+
+    validator = jsonschema.Draft7Validator(compose_schema())
+    document = compose()
+    problems = [f"{'/'.join(map(str, error.path))}: {error.message}" for error in validator.iter_errors(document)]
+    assert problems == []
+    # The schema is strict enough to catch a misspelt key (else the check above proves nothing).
+    broken = copy.deepcopy(document)
+    service = next(iter(broken["services"].values()))
+    service["enviroment"] = service.pop("environment", {"A": "1"})
+    assert list(validator.iter_errors(broken))
