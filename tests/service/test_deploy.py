@@ -1,9 +1,9 @@
 """deploy/ (issue 4): the systemd unit, the example config, the Dockerfile and the compose file
 must configure the moderator they start.  No Docker engine runs where these tests run, so the
 containers are not started; what can be checked without one is checked here: the compose file
-follows the Compose specification's schema, every variable
-names a real setting, every placeholder has a value, the config the compose file mounts loads,
-the mail server delivers the sent copies where the moderator looks for them, the commands exist."""
+follows the Compose specification's schema, every variable names a real setting, every
+placeholder has a value, the config the compose file mounts loads, the mail server delivers the
+sent copies where the moderator looks for them, the commands exist."""
 
 from __future__ import annotations
 
