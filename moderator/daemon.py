@@ -13,6 +13,7 @@ import threading
 from datetime import datetime, timezone
 
 from apscheduler.schedulers.blocking import BlockingScheduler
+from imapclient.exceptions import LoginError
 
 log = logging.getLogger("moderator.daemon")
 
@@ -21,6 +22,8 @@ def _guarded(name: str, job):
     def run() -> None:
         try:
             job()
+        except LoginError as error:  # said once in full by the inbox; no traceback every minute
+            log.warning("job %s: %s", name, error)
         except Exception:  # a failing job must not stop the daemon; it runs again next time
             log.exception("job %s failed", name)
 
@@ -52,6 +55,8 @@ def idle_watcher(app, scheduler: BlockingScheduler, stop: threading.Event) -> th
             try:
                 if inbox.wait_for_mail(timeout=25):
                     scheduler.modify_job("poll", next_run_time=datetime.now(timezone.utc))
+            except LoginError:  # logged by the inbox; wait as long as it backs off
+                stop.wait(max(5.0, inbox.login_retry_in()))
             except Exception:  # reconnects with backoff inside; never let the watcher die
                 log.exception("IDLE watcher failed; retrying")
                 stop.wait(5)

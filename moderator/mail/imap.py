@@ -4,7 +4,8 @@ New mail is whatever is still in the inbox folder, found by UID (never by a date
 message leaves the inbox (moved to the processed or quarantine folder) only after the caller has
 committed its result, so a crash at any point neither loses nor repeats an order: the next poll
 sees the message again and the store recognises it by its content hash.  Dropped connections,
-server restarts and expired logins are retried with backoff.
+server restarts and sessions the server ends are retried with backoff; a refused login is tried
+again only after a delay that doubles (1 minute to an hour), so the account is not locked out.
 """
 
 from __future__ import annotations
@@ -24,6 +25,11 @@ from moderator.settings import ImapSettings
 log = logging.getLogger("moderator.imap")
 
 RETRYABLE = (OSError, socket.error, ssl.SSLError, IMAPClientError, EOFError)
+# A refused login is tried again after these delays, doubling in between: many servers lock an
+# account (or ban an address) after a run of failed logins, and a daemon polling every minute
+# (its IDLE watcher every few seconds) would soon get there.
+LOGIN_RETRY_FIRST = 60.0
+LOGIN_RETRY_MAX = 3600.0
 
 
 def tls_context(ca_file: str | None) -> ssl.SSLContext:
@@ -58,12 +64,15 @@ class ImapInbox:
     """The moderator's mailbox on an IMAP server."""
 
     def __init__(self, settings: ImapSettings, sleep: Callable[[float], None] = time.sleep,
-                 max_backoff: float = 300):
+                 max_backoff: float = 300, clock: Callable[[], float] = time.monotonic):
         self.settings = settings
         self._client: IMAPClient | None = None
         self._sleep = sleep
         self._max_backoff = max_backoff
+        self._clock = clock
         self._ready_folders = False
+        self._login_delay = 0.0  # after a refused login: how long until the next try
+        self._login_refused_at = 0.0
 
     # ------------------------------------------------------------------ connection
 
@@ -72,14 +81,28 @@ class ImapInbox:
             self._client = self._connect_with_backoff()
         return self._client
 
+    def login_retry_in(self) -> float:
+        """Seconds until a refused login may be tried again (0: now)."""
+        if not self._login_delay:
+            return 0.0
+        return max(0.0, self._login_refused_at + self._login_delay - self._clock())
+
     def _connect_with_backoff(self) -> IMAPClient:
+        wait = self.login_retry_in()
+        if wait:
+            raise LoginError(f"the IMAP server refused the login for {self.settings.username}; "
+                             f"not trying again for {wait:.0f} s (so the account is not locked)")
         delay = 1.0
         while True:
             try:
                 client = connect(self.settings)
                 self._prepare(client)
+                self._login_delay = 0.0
                 return client
-            except LoginError:
+            except LoginError as error:
+                self._login_delay = min(LOGIN_RETRY_MAX, max(LOGIN_RETRY_FIRST, 2 * self._login_delay))
+                self._login_refused_at = self._clock()
+                log.error("IMAP login refused (%s); next try in %.0f s", error, self._login_delay)
                 raise
             except RETRYABLE as error:
                 log.warning("IMAP connection failed (%s); retrying in %.0f s", error, delay)

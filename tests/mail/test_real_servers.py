@@ -12,6 +12,7 @@ from email.utils import make_msgid
 
 import pytest
 from imapclient.exceptions import LoginError
+from pydantic import SecretStr
 
 from moderator.mail.imap import ImapInbox
 from moderator.settings import ImapSettings
@@ -111,6 +112,46 @@ def test_a_wrong_password_is_a_clear_error(clean_mail):
                             username=clean_mail.address("moderator"), password="wrong", ca_file=clean_mail.ca)
     with pytest.raises(LoginError):
         ImapInbox(settings).client()
+
+
+def test_a_refused_login_is_tried_again_after_doubling_delays_not_at_every_poll(clean_mail, monkeypatch):
+    """A password changed on the server (or a login the server refuses for a while): the daemon
+    keeps running, but tries the login again only after 1, 2, 4 ... minutes (capped at an hour),
+    so the server does not lock the account out; the right password works at the next try."""
+    import moderator.mail.imap as imap
+
+    tries: list[float] = []
+    real_connect = imap.connect
+    monkeypatch.setattr(imap, "connect", lambda settings, **kw: (tries.append(now[0]), real_connect(settings, **kw))[1])
+    now = [1000.0]
+    settings = ImapSettings(host=clean_mail.host, port=clean_mail.imap_port, security="starttls",
+                            username=clean_mail.address("moderator"), password="wrong", ca_file=clean_mail.ca)
+    inbox = ImapInbox(settings, clock=lambda: now[0])
+    for at in (1000, 1030, 1059, 1060, 1100, 1179, 1180, 1419, 1420):
+        now[0] = float(at)
+        with pytest.raises(LoginError):
+            inbox.client()
+    assert tries == [1000, 1060, 1180, 1420]  # the server saw 4 logins, not 9
+    assert inbox.login_retry_in() == 480
+    now[0] = 1420 + 480
+    settings.password = SecretStr("moderator-pw")  # the referee fixed the secret
+    assert inbox.client().select_folder("INBOX")
+    assert inbox.login_retry_in() == 0 and tries[-1] == 1900
+    inbox.close()
+    # Refused for a long time (here without the server, which delays each refusal): the delay
+    # stops growing at an hour.
+    def refuse(settings, **kw):
+        tries.append(now[0])
+        raise LoginError("authentication failed")
+
+    monkeypatch.setattr(imap, "connect", refuse)
+    delays = []
+    for _ in range(10):
+        with pytest.raises(LoginError):
+            inbox.client()
+        delays.append(inbox.login_retry_in())
+        now[0] += delays[-1]
+    assert delays == [60, 120, 240, 480, 960, 1920, 3600, 3600, 3600, 3600]
 
 
 def test_the_inbox_reconnects_after_the_connection_drops(clean_mail, tmp_path):
