@@ -153,6 +153,16 @@ def mail_send() -> None:
     console.print(f"sent {app.drain_outbox()}")
 
 
+@mail_cli.command("retry")
+def mail_retry(game: Annotated[Optional[str], typer.Option(help="Only this game's mail.")] = None) -> None:
+    """Queue again the mail given up after the attempt cap (fix the address first), and send it."""
+    from moderator.service.outbox import retry_failed
+
+    app = make_app()
+    queued = retry_failed(app, game)
+    console.print(f"queued again {queued}, sent {app.drain_outbox()}")
+
+
 # ---------------------------------------------------------------- turns
 
 

@@ -50,3 +50,8 @@ class ScenarioError(ModeratorError):
 
 class VerificationFailed(ModeratorError):
     """An archive's rolls or commitment do not recompute."""
+
+
+class MailServerUnavailable(ModeratorError):
+    """The outgoing mail server could not be reached, dropped us, or refused our login: nothing
+    is wrong with the message, so the outbox waits for the server without giving the message up."""

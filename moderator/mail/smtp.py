@@ -13,8 +13,22 @@ import ssl
 
 import aiosmtplib
 
-from moderator.service.outbox import WAITS_BEHIND  # the outbox counts no attempt for these
+from moderator.core.errors import MailServerUnavailable
+from moderator.service.outbox import SERVER_UNAVAILABLE, WAITS_BEHIND  # the outbox treats these apart
 from moderator.settings import SmtpSettings
+
+# Failures of the server or the way to it, not of one message (a 421 reply: the server is closing).
+SERVER_FAILURES = (aiosmtplib.SMTPConnectError, aiosmtplib.SMTPServerDisconnected, aiosmtplib.SMTPTimeoutError,
+                   aiosmtplib.SMTPAuthenticationError, ConnectionError, TimeoutError, OSError)
+
+
+def as_server_failure(error: Exception) -> Exception:
+    """`error` as MailServerUnavailable if the server, not the message, is the trouble."""
+    if isinstance(error, MailServerUnavailable):
+        return error
+    if isinstance(error, SERVER_FAILURES) or getattr(error, "code", None) == 421:
+        return MailServerUnavailable(f"{type(error).__name__}: {error}")
+    return error
 
 
 class SmtpOutbound:
@@ -46,9 +60,14 @@ class SmtpOutbound:
         return client
 
     async def _send(self, raw: bytes, recipients: list[str]) -> None:
-        client = await self.open()
+        try:
+            client = await self.open()
+        except Exception as error:
+            raise as_server_failure(error) from error
         try:
             await client.sendmail(self.sender, recipients, raw)
+        except Exception as error:
+            raise as_server_failure(error) from error
         finally:
             await _close_quietly(client)
 
@@ -139,7 +158,7 @@ class SmtpBatch:
             try:
                 await self._deliver(raw, recipient)
             except Exception as error:  # waits for the next drain
-                failed = f"{type(error).__name__}: {error}"
+                failed = describe_failure(error)
                 self._results.append((row_id, failed))
                 return failed
         self._results.append((row_id, None))
@@ -168,6 +187,12 @@ class SmtpBatch:
 
     def was_sent(self, message_id: str) -> bool:
         return self.outbound.was_sent(message_id)
+
+
+def describe_failure(error: Exception) -> str:
+    """How the outbox records a failed hand-over (a server failure is marked as such)."""
+    text = f"{type(error).__name__}: {error}"
+    return f"{SERVER_UNAVAILABLE}: {text}" if isinstance(as_server_failure(error), MailServerUnavailable) else text
 
 
 async def _close_quietly(client: aiosmtplib.SMTP) -> None:

@@ -16,11 +16,16 @@ from sqlalchemy import bindparam
 from sqlmodel import or_, select, update
 
 from moderator.clock import as_utc
+from moderator.core.errors import MailServerUnavailable
 from moderator.store.models import Outbox
 
 MAX_ATTEMPTS = 12
 HANDED_GRACE = timedelta(seconds=20)
 WAITS_BEHIND = "waits behind an earlier message to the same address that failed"
+# The server, not the message, failed (unreachable, dropped us, refused our login): the message
+# is tried again with the same backoff but never given up, so a mail provider's outage of a
+# weekend costs nobody a report.  The attempt cap is for messages the server keeps refusing.
+SERVER_UNAVAILABLE = "the mail server was unavailable"
 
 
 def backoff(attempts: int) -> timedelta:
@@ -108,7 +113,8 @@ def _drain(app, transport, limit: int) -> int:
                 results.append((row_id, None))
                 sent += 1
             except Exception as error:  # the transport failed: retry later
-                results.append((row_id, f"{type(error).__name__}: {error}"))
+                prefix = f"{SERVER_UNAVAILABLE}: " if isinstance(error, MailServerUnavailable) else ""
+                results.append((row_id, f"{prefix}{type(error).__name__}: {error}"))
                 failed_to.add(recipient)
         if index % 25 == 0 or index == len(batch):
             _record(app, results)
@@ -134,6 +140,22 @@ def _record(app, results: list[tuple[int, str | None]]) -> None:
                 row.attempts -= 1
                 row.next_attempt_at = now
             else:
-                row.status = "failed" if row.attempts >= MAX_ATTEMPTS else "pending"
+                given_up = row.attempts >= MAX_ATTEMPTS and not error.startswith(SERVER_UNAVAILABLE)
+                row.status = "failed" if given_up else "pending"
                 row.next_attempt_at = now + backoff(row.attempts)
             session.add(row)
+
+
+def retry_failed(app, game_id: str | None = None) -> int:
+    """Put the messages given up after the attempt cap back in the queue (the referee's call,
+    once the address is fixed or the server takes them again); returns how many."""
+    now = app.clock.now()
+    with app.db.session() as session:
+        query = select(Outbox).where(Outbox.status == "failed")
+        if game_id:
+            query = query.where(Outbox.game_id == game_id)
+        rows = session.exec(query).all()
+        for row in rows:
+            row.status, row.attempts, row.next_attempt_at = "pending", 0, now
+            session.add(row)
+        return len(rows)

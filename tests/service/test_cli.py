@@ -30,7 +30,7 @@ def cli_app(tmp_path, monkeypatch):
     return shared
 
 
-@pytest.mark.parametrize("command", [[], ["games"], ["new-game"], ["mail", "process"], ["mail", "poll"],
+@pytest.mark.parametrize("command", [[], ["games"], ["new-game"], ["mail", "process"], ["mail", "poll"], ["mail", "retry"],
                                      ["turn", "run"], ["turn", "replay"], ["verify"], ["demo"], ["serve"],
                                      ["referee"], ["archive"], ["db", "upgrade"]])
 def test_every_command_has_help(command):

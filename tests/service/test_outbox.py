@@ -12,6 +12,7 @@ from sqlmodel import select
 
 from moderator.app import App
 from moderator.clock import ManualClock, as_utc
+from moderator.core.errors import MailServerUnavailable
 from moderator.mail.smtp import SmtpBatch, SmtpOutbound
 from moderator.registry import Registry
 from moderator.service import outbox
@@ -178,3 +179,70 @@ def test_a_row_taken_by_another_sender_is_not_sent_again(tmp_path):
         first.commit()
         assert not outbox._claim(second, theirs, now)  # read before the other claim: refused
     assert rows(app)["ann-1"].attempts == 1
+
+
+class ServerDown:
+    """A transport whose server is unreachable until `up` is set."""
+
+    def __init__(self):
+        self.up = False
+        self.handed: list[str] = []
+
+    def send(self, raw: bytes, recipient: str, message_id: str) -> None:
+        if not self.up:
+            raise MailServerUnavailable("SMTPConnectError: Error connecting to smtp.club.example on port 587")
+        self.handed.append(raw.decode())
+
+
+def test_a_mail_server_outage_never_makes_a_message_give_up(tmp_path):
+    """The attempt cap is for a message the server keeps refusing; an outage of the server itself
+    (two days here) only delays the mail, retried at most an hour apart."""
+    transport = ServerDown()
+    app = app_with(tmp_path, transport)
+    queue(app, ("ann@x.test", "report-1"))
+    for _ in range(48):
+        app.drain_outbox()
+        app.clock.advance(hours=1)
+    row = rows(app)["report-1"]
+    assert row.status == "pending" and row.attempts > outbox.MAX_ATTEMPTS
+    assert row.last_error.startswith(outbox.SERVER_UNAVAILABLE)
+    assert as_utc(row.next_attempt_at) - app.clock.now() <= timedelta(hours=1)
+    transport.up = True
+    app.clock.advance(hours=1)
+    assert app.drain_outbox() == 1 and transport.handed == ["report-1"]
+
+
+def test_smtp_failures_of_the_server_are_told_apart_from_refusals_of_a_message():
+    from moderator.mail.smtp import describe_failure
+
+    for error in (aiosmtplib.SMTPConnectError("Error connecting to smtp.club.example"),
+                  aiosmtplib.SMTPServerDisconnected("Connection lost"),
+                  aiosmtplib.SMTPAuthenticationError(535, "5.7.8 Authentication credentials invalid"),
+                  aiosmtplib.SMTPResponseException(421, "4.3.2 Service shutting down"),
+                  ConnectionRefusedError(111, "Connection refused")):
+        assert describe_failure(error).startswith(outbox.SERVER_UNAVAILABLE), error
+    for error in (aiosmtplib.SMTPRecipientRefused(550, "5.1.1 No such user", "ann@x.test"),
+                  aiosmtplib.SMTPDataError(552, "5.3.4 Message too big"),
+                  aiosmtplib.SMTPDataError(451, "4.7.1 Try again later")):
+        assert not describe_failure(error).startswith(outbox.SERVER_UNAVAILABLE), error
+
+
+def test_the_referee_queues_given_up_mail_again_from_the_command_line(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from moderator import cli
+
+    transport = FlakyTransport()
+    app = app_with(tmp_path, transport)
+    transport.down.add("ann@x.test")
+    queue(app, ("ann@x.test", "report-1"), ("bob@x.test", "report-2"))
+    for _ in range(outbox.MAX_ATTEMPTS):
+        app.drain_outbox()
+        app.clock.advance(hours=2)
+    assert rows(app)["report-1"].status == "failed" and rows(app)["report-2"].status == "sent"
+    transport.down.clear()  # the player's address is fixed
+    monkeypatch.setattr(cli._State, "factory", lambda *a, **k: app)
+    result = CliRunner().invoke(cli.app_cli, ["mail", "retry"])
+    assert result.exit_code == 0 and "queued again 1, sent 1" in result.output
+    assert (rows(app)["report-1"].status, rows(app)["report-1"].attempts) == ("sent", 1)
+    assert [body for _, body in transport.handed] == [b"report-2", b"report-1"]
