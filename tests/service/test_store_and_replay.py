@@ -128,28 +128,52 @@ def test_replay_notices_a_changed_answer(tmp_path):
     assert not replay_game(app, seated.game_id).ok
 
 
+def while_a_referee_holds_the_game(app, game_id: str, meanwhile) -> int:
+    """Run `meanwhile()` in another thread while a referee's command holds the game for 0.6 s;
+    return the seq of the note the command then logs."""
+    import threading
+    import time
+
+    from moderator.service.table import load_table
+
+    loaded, note = threading.Event(), []
+
+    def referee_command():
+        with app.db.session() as session:
+            table = load_table(session, app.registry, game_id, for_update=True)
+            loaded.set()
+            time.sleep(0.6)  # the other writer arrives meanwhile
+            note.append(table.append("control", "referee", {"command": "NOTE"}, app.clock.now()))
+
+    def other_writer():
+        loaded.wait()
+        meanwhile()
+
+    threads = [threading.Thread(target=referee_command), threading.Thread(target=other_writer)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    return note[0]
+
+
+def game_log(app, game_id: str) -> list[LogEntry]:
+    with app.db.session() as session:
+        return list(session.exec(select(LogEntry).where(LogEntry.game_id == game_id).order_by(LogEntry.seq)))
+
+
 def test_two_writers_of_one_game_are_serialized_so_neither_builds_on_stale_state(db_url, tmp_path):
     """The daemon's poll and turn jobs run in parallel threads (and a referee's CLI command in
     another process): a game loaded to be changed is locked until its transaction commits."""
-    import threading
     import time
 
     from moderator.service.table import load_table
 
     app = make_app(tmp_path, db_url)
     seated = seat_duel(app)
-    loaded, seen = threading.Event(), {}
-
-    def first_writer():
-        with app.db.session() as session:
-            table = load_table(session, app.registry, seated.game_id, for_update=True)
-            seen["first"] = table.game.last_seq
-            loaded.set()
-            time.sleep(0.6)  # the second writer arrives meanwhile
-            table.append("control", "referee", {"command": "NOTE"}, app.clock.now())
+    seen = {}
 
     def second_writer():
-        loaded.wait()
         started = time.perf_counter()
         with app.db.session() as session:
             table = load_table(session, app.registry, seated.game_id, for_update=True)
@@ -157,51 +181,23 @@ def test_two_writers_of_one_game_are_serialized_so_neither_builds_on_stale_state
             seen["second"] = table.game.last_seq
             table.append("control", "referee", {"command": "NOTE"}, app.clock.now())
 
-    threads = [threading.Thread(target=first_writer), threading.Thread(target=second_writer)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    assert seen["second"] == seen["first"] + 1, seen  # it saw the first writer's entry
+    note = while_a_referee_holds_the_game(app, seated.game_id, second_writer)
+    assert seen["second"] == note, seen  # it saw the first writer's entry
     assert seen["waited"] > 0.4, seen
-    with app.db.session() as session:
-        seqs = [e.seq for e in session.exec(select(LogEntry).where(LogEntry.game_id == seated.game_id))]
-    assert len(seqs) == len(set(seqs)) and max(seqs) == seen["first"] + 2
+    seqs = [e.seq for e in game_log(app, seated.game_id)]
+    assert seqs == list(range(1, note + 2))  # nobody wrote over anybody
 
 
 def test_a_mail_that_arrives_while_another_writer_holds_its_game_builds_on_that_writers_state(db_url, tmp_path):
     """The mailroom stores a mail before reading anything, so on SQLite it reads its game under
     the write lock and need not read it twice; the store waits while another writer holds the lock."""
-    import threading
-    import time
-
-    from moderator.service.table import load_table
-
     app = make_app(tmp_path, db_url)
     seated = seat_duel(app)
-    loaded, seen = threading.Event(), {}
-
-    def referee_command():
-        with app.db.session() as session:
-            table = load_table(session, app.registry, seated.game_id, for_update=True)
-            loaded.set()
-            time.sleep(0.6)  # the order mail arrives meanwhile
-            seen["note"] = table.append("control", "referee", {"command": "NOTE"}, app.clock.now())
-
-    def order_mail():
-        loaded.wait()
-        seen["outcome"] = seated.send("north", "REST\n")
-
-    threads = [threading.Thread(target=referee_command), threading.Thread(target=order_mail)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
+    seen = {}
+    note = while_a_referee_holds_the_game(app, seated.game_id,
+                                          lambda: seen.setdefault("outcome", seated.send("north", "REST\n")))
     assert seen["outcome"].status == "applied", seen["outcome"].reason
-    with app.db.session() as session:
-        entries = list(session.exec(select(LogEntry).where(LogEntry.game_id == seated.game_id)
-                                    .order_by(LogEntry.seq)))
-    seqs = [e.seq for e in entries]
-    assert seqs == list(range(1, len(seqs) + 1))  # nobody wrote over anybody
-    answer = next(e for e in entries if e.kind == "answer" and e.seq > seen["note"])
-    assert answer.seq == seen["note"] + 1  # the order came after the referee's note, seeing it
+    entries = game_log(app, seated.game_id)
+    assert [e.seq for e in entries] == list(range(1, len(entries) + 1))  # nobody wrote over anybody
+    answer = next(e for e in entries if e.kind == "answer" and e.seq > note)
+    assert answer.seq == note + 1  # the order came after the referee's note, seeing it
