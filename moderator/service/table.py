@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam
+from sqlalchemy import bindparam, event, insert
 from sqlmodel import Session, select, update
 
 from moderator.core.contract import Engine, Event
@@ -101,11 +101,12 @@ class Table:
     # ------------------------------------------------------------------ log and snapshots
 
     def append(self, kind: str, role: str, payload: dict[str, Any], when: datetime) -> int:
+        """Add an entry to the log; it is written with the session's next flush (see _write_log)."""
         self.game.last_seq += 1
-        entry = LogEntry(game_id=self.game.id, seq=self.game.last_seq, kind=kind, role=role,
-                         payload_json=dumps(payload), created_at=when)
-        self.session.add(entry)
-        self.session.add(self.game)
+        self.session.info.setdefault(UNWRITTEN_LOG, []).append(dict(
+            game_id=self.game.id, seq=self.game.last_seq, kind=kind, role=role, payload_json=dumps(payload),
+            created_at=when, void=False))
+        self.session.add(self.game)  # changed, so the session flushes (and writes the entry) before a query
         return self.game.last_seq
 
     def snapshot(self, label: str, when: datetime) -> None:
@@ -130,19 +131,19 @@ class Table:
         return list(self.session.exec(LOG_AFTER_OF_KINDS,
                                       params={"game_id": self.game.id, "after": after, "kinds": list(kinds)}))
 
-    def _unflushed_log(self, after: int, kinds: tuple[str, ...]) -> list[LogEntry]:
-        """The log as `log` gives it, without flushing first: entries this session has added but not
-        written yet come from the session.  (A run's reports read the log once, between its
-        answers and its reports: flushing there would write the game and seats twice per run.)"""
+    def _unflushed_log(self, after: int, kinds: tuple[str, ...]) -> list[tuple[int, str]]:
+        """(seq, payload) of the log as `log` gives it, without flushing first: entries appended
+        but not written yet come from the session.  (A run's reports read the log once, between
+        its answers and its reports: flushing there would write the game and seats twice per run.)"""
         with self.session.no_autoflush:
-            stored = self.log(after, kinds)
-        pending = [obj for obj in self.session.new if isinstance(obj, LogEntry) and obj.game_id == self.game.id
-                   and obj.seq > after and not obj.void and obj.kind in kinds]
-        return sorted(stored + pending, key=lambda entry: entry.seq)
+            stored = [(entry.seq, entry.payload_json) for entry in self.log(after, kinds)]
+        unwritten = [(row["seq"], row["payload_json"]) for row in self.session.info.get(UNWRITTEN_LOG, ())
+                     if row["game_id"] == self.game.id and row["seq"] > after and row["kind"] in kinds]
+        return sorted(stored + unwritten)
 
     def _read_events(self, after: int) -> list[tuple[int, Event]]:
-        return [(entry.seq, Event.from_json(raw)) for entry in self._unflushed_log(after, ("setup", "answer"))
-                for raw in json.loads(entry.payload_json).get("events", [])]
+        return [(seq, Event.from_json(raw)) for seq, payload in self._unflushed_log(after, ("setup", "answer"))
+                for raw in json.loads(payload).get("events", [])]
 
     def preload_events(self, after: int) -> None:
         """Read the events after `after` once, for the several reports of one run."""
@@ -157,6 +158,27 @@ class Table:
 
     def forget_events(self) -> None:
         self._events = None
+
+
+# Log entries appended in a session and not yet written (a list of rows, in session.info).
+UNWRITTEN_LOG = "moderator.unwritten_log"
+
+
+@event.listens_for(Session, "before_flush")
+def _write_log(session: Session, _flush_context, _instances) -> None:
+    """Write the appended log entries, all in one statement, before the session's other changes.
+    A log entry is never read back as an object in the transaction that writes it, so it skips
+    the ORM's bookkeeping, which cost three times the insert itself (a run appends several)."""
+    rows = session.info.pop(UNWRITTEN_LOG, None)
+    if rows:
+        session.connection().execute(insert(LogEntry), rows)
+
+
+@event.listens_for(Session, "after_soft_rollback")
+def _forget_log(session: Session, _previous_transaction) -> None:
+    """A rollback takes the appended entries with it.  (Entries appended before a savepoint were
+    written when it began: `begin_nested` flushes.)"""
+    session.info.pop(UNWRITTEN_LOG, None)
 
 
 def lock_before_reading(session: Session) -> None:

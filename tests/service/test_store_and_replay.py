@@ -201,3 +201,28 @@ def test_a_mail_that_arrives_while_another_writer_holds_its_game_builds_on_that_
     assert [e.seq for e in entries] == list(range(1, len(entries) + 1))  # nobody wrote over anybody
     answer = next(e for e in entries if e.kind == "answer" and e.seq > note)
     assert answer.seq == note + 1  # the order came after the referee's note, seeing it
+
+
+def test_log_entries_are_written_with_the_transaction_and_a_rollback_takes_them_back(db_url, tmp_path):
+    """Appended entries skip the ORM and are written at the session's next flush; they must
+    behave like the rest of the transaction: readable before the commit, gone after a rollback."""
+    from moderator.service.table import load_table
+
+    app = make_app(tmp_path, db_url)
+    seated = seat_duel(app)
+    before = len(game_log(app, seated.game_id))
+    with app.db.session() as session:
+        table = load_table(session, app.registry, seated.game_id, for_update=True)
+        seq = table.append("control", "referee", {"command": "NOTE", "n": 1}, app.clock.now())
+        assert [e.seq for e in table.log(seq - 1)] == [seq]  # a query in the transaction sees it
+        table.append("control", "referee", {"command": "NOTE", "n": 2}, app.clock.now())
+        session.rollback()
+        table = load_table(session, app.registry, seated.game_id, for_update=True)
+        table.game.phase_label = table.game.phase_label + " "  # something else to write: a flush
+        session.add(table.game)
+    assert len(game_log(app, seated.game_id)) == before  # neither entry survived the rollback
+    with app.db.session() as session:
+        table = load_table(session, app.registry, seated.game_id, for_update=True)
+        table.append("control", "referee", {"command": "NOTE", "n": 3}, app.clock.now())
+    entries = game_log(app, seated.game_id)
+    assert len(entries) == before + 1 and json.loads(entries[-1].payload_json)["n"] == 3
