@@ -35,6 +35,7 @@ from moderator.mail.envelope import Envelope, read_envelope
 from moderator.mail.hygiene import Letter, quoted_lines, read_headers, read_letter
 from moderator.mail.compose import make_message_id, thread_headers, thread_root
 from moderator.service import games as game_service
+from moderator.service.outbox import queue_mail
 from moderator.service.reports import compose_notice, help_text
 from moderator.service.table import Table, dumps, load_table, lock_before_reading, secret_hash
 from moderator.service.turns import TurnRunner, envelope_lines, phase_title
@@ -472,10 +473,9 @@ class Mailroom:
             outgoing.extra_headers = thread_headers(root, subject)
         if body is not None:
             outgoing.text = body
-        row = Outbox(game_id=table.game.id if table else "", recipient=recipient, message_id=message_id,
-                     subject=subject, kind=kind, raw=outgoing.to_bytes(), created_at=now, next_attempt_at=now)
-        session.add(row)
-        return row
+        return queue_mail(session, game_id=table.game.id if table else "", recipient=recipient,
+                          message_id=message_id, subject=subject, kind=kind, raw=outgoing.to_bytes(),
+                          created_at=now, next_attempt_at=now)
 
     def _resend(self, session: Session, inbound: InboundMail, table: Table, seat: Seat) -> Outcome:
         last = session.exec(select(Outbox).where(Outbox.message_id == seat.last_report_message_id)).first()
@@ -486,9 +486,8 @@ class Mailroom:
         message_id = make_message_id("resend", table.game.id, seat.role, inbound.id or 0,
                                      self.app.addressing.domain, salt=now.isoformat())
         raw = _replace_header(last.raw, "Message-ID", message_id)
-        row = Outbox(game_id=table.game.id, recipient=seat.address, message_id=message_id, subject=last.subject,
-                     kind="report", raw=raw, created_at=now, next_attempt_at=now)
-        session.add(row)
+        row = queue_mail(session, game_id=table.game.id, recipient=seat.address, message_id=message_id,
+                         subject=last.subject, kind="report", raw=raw, created_at=now, next_attempt_at=now)
         return Outcome("command", "report sent again", table.game.id, [row])
 
     def status_text(self, table: Table, seat: Seat) -> str:

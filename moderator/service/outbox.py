@@ -17,6 +17,7 @@ from sqlmodel import or_, select, update
 
 from moderator.clock import as_utc
 from moderator.core.errors import MailServerUnavailable
+from moderator.store.deferred import defer_insert
 from moderator.store.models import Outbox
 
 MAX_ATTEMPTS = 12
@@ -26,6 +27,18 @@ WAITS_BEHIND = "waits behind an earlier message to the same address that failed"
 # is tried again with the same backoff but never given up, so a mail provider's outage of a
 # weekend costs nobody a report.  The attempt cap is for messages the server keeps refusing.
 SERVER_UNAVAILABLE = "the mail server was unavailable"
+
+
+# Every column but the key, so all queued rows name the same columns (one INSERT for them all).
+COLUMNS = tuple(column.name for column in Outbox.__table__.columns if column.name != "id")  # type: ignore[attr-defined]
+
+
+def queue_mail(session, **fields) -> Outbox:
+    """Put a message in the outbox, written with the session's transaction (store/deferred.py).
+    The row returned is for the caller to read (its recipient, subject, bytes), not to change."""
+    row = Outbox(**fields)
+    defer_insert(session, Outbox, {name: getattr(row, name) for name in COLUMNS})
+    return row
 
 
 def backoff(attempts: int) -> timedelta:

@@ -9,13 +9,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, event, insert
+from sqlalchemy import bindparam
 from sqlmodel import Session, select, update
 
 from moderator.core.contract import Engine, Event
 from moderator.core.plans import Plan
 from moderator.core.rng import Rng, RngRecord
 from moderator.registry import Registry
+from moderator.store.deferred import defer_insert, deferred_rows
 from moderator.store.models import Game, LogEntry, Seat, Snapshot
 
 
@@ -101,9 +102,9 @@ class Table:
     # ------------------------------------------------------------------ log and snapshots
 
     def append(self, kind: str, role: str, payload: dict[str, Any], when: datetime) -> int:
-        """Add an entry to the log; it is written with the session's next flush (see _write_log)."""
+        """Add an entry to the log; it is written with the session's next flush (store/deferred.py)."""
         self.game.last_seq += 1
-        self.session.info.setdefault(UNWRITTEN_LOG, []).append(dict(
+        defer_insert(self.session, LogEntry, dict(
             game_id=self.game.id, seq=self.game.last_seq, kind=kind, role=role, payload_json=dumps(payload),
             created_at=when, void=False))
         self.session.add(self.game)  # changed, so the session flushes (and writes the entry) before a query
@@ -137,7 +138,7 @@ class Table:
         its answers and its reports: flushing there would write the game and seats twice per run.)"""
         with self.session.no_autoflush:
             stored = [(entry.seq, entry.payload_json) for entry in self.log(after, kinds)]
-        unwritten = [(row["seq"], row["payload_json"]) for row in self.session.info.get(UNWRITTEN_LOG, ())
+        unwritten = [(row["seq"], row["payload_json"]) for row in deferred_rows(self.session, LogEntry)
                      if row["game_id"] == self.game.id and row["seq"] > after and row["kind"] in kinds]
         return sorted(stored + unwritten)
 
@@ -158,27 +159,6 @@ class Table:
 
     def forget_events(self) -> None:
         self._events = None
-
-
-# Log entries appended in a session and not yet written (a list of rows, in session.info).
-UNWRITTEN_LOG = "moderator.unwritten_log"
-
-
-@event.listens_for(Session, "before_flush")
-def _write_log(session: Session, _flush_context, _instances) -> None:
-    """Write the appended log entries, all in one statement, before the session's other changes.
-    A log entry is never read back as an object in the transaction that writes it, so it skips
-    the ORM's bookkeeping, which cost three times the insert itself (a run appends several)."""
-    rows = session.info.pop(UNWRITTEN_LOG, None)
-    if rows:
-        session.connection().execute(insert(LogEntry), rows)
-
-
-@event.listens_for(Session, "after_soft_rollback")
-def _forget_log(session: Session, _previous_transaction) -> None:
-    """A rollback takes the appended entries with it.  (Entries appended before a savepoint were
-    written when it began: `begin_nested` flushes.)"""
-    session.info.pop(UNWRITTEN_LOG, None)
 
 
 def lock_before_reading(session: Session) -> None:

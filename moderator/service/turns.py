@@ -16,6 +16,7 @@ from moderator.core.contract import Decision, Event
 from moderator.core.runner import Hold, Runner, Step
 from moderator.mail.compose import make_message_id, thread_root
 from moderator.service.controls import push_past_absences
+from moderator.service.outbox import queue_mail
 from moderator.service.reports import Addressing, compose_report
 from moderator.service.table import Table, dumps
 from moderator.settings import DeadlineSettings
@@ -207,10 +208,9 @@ class TurnRunner:
                                   events, payload)
         logged = table.append("report", seat.role, payload, now)
         assert logged == seq
-        row = Outbox(game_id=table.game.id, recipient=seat.address, message_id=message_id,
-                     subject=outgoing.subject, kind="report", raw=outgoing.to_bytes(), created_at=now,
-                     next_attempt_at=now, log_seq=seq)
-        table.session.add(row)
+        row = queue_mail(table.session, game_id=table.game.id, recipient=seat.address, message_id=message_id,
+                         subject=outgoing.subject, kind="report", raw=outgoing.to_bytes(), created_at=now,
+                         next_attempt_at=now, log_seq=seq)
         seat.last_report_seq = seq
         seat.last_report_message_id = message_id
         table.session.add(seat)

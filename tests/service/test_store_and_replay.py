@@ -226,3 +226,32 @@ def test_log_entries_are_written_with_the_transaction_and_a_rollback_takes_them_
         table.append("control", "referee", {"command": "NOTE", "n": 3}, app.clock.now())
     entries = game_log(app, seated.game_id)
     assert len(entries) == before + 1 and json.loads(entries[-1].payload_json)["n"] == 3
+
+
+def test_mail_queued_in_a_transaction_with_nothing_else_to_write_is_written_at_its_commit(db_url, tmp_path):
+    from moderator.service.outbox import queue_mail
+
+    app = make_app(tmp_path, db_url)
+    with app.db.session() as session:
+        row = queue_mail(session, recipient="ann@x.test", message_id="<alone@demo.test>", subject="alone",
+                         raw=b"alone", created_at=app.clock.now(), next_attempt_at=app.clock.now())
+        assert row.subject == "alone" and row.status == "pending"
+    with app.db.session() as session:
+        stored = session.exec(select(Outbox)).all()
+    assert [(r.message_id, r.raw, r.status, r.attempts) for r in stored] == [("<alone@demo.test>", b"alone", "pending", 0)]
+
+
+def test_entries_for_a_game_created_in_the_same_transaction_are_written_after_it(db_url, tmp_path):
+    """Deferred rows go in after the ORM's own statements of the same flush: the game they
+    refer to (a foreign key, enforced on SQLite and PostgreSQL) exists by then."""
+    from moderator.service.table import Table
+    from moderator.store.models import Game
+
+    app = make_app(tmp_path, db_url)
+    with app.db.session() as session:
+        game = Game(id="duel-new", engine="duel", scenario="standard", seed_hex="00", commitment="c",
+                    created_at=app.clock.now())
+        session.add(game)  # not flushed yet
+        table = Table(session, game, app.registry.get("duel"), {}, None, {})
+        table.append("control", "referee", {"command": "NOTE"}, app.clock.now())
+    assert [(e.seq, e.kind) for e in game_log(app, "duel-new")] == [(1, "control")]
