@@ -55,3 +55,8 @@ class VerificationFailed(ModeratorError):
 class MailServerUnavailable(ModeratorError):
     """The outgoing mail server could not be reached, dropped us, or refused our login: nothing
     is wrong with the message, so the outbox waits for the server without giving the message up."""
+
+
+class MailMaybeDelivered(ModeratorError):
+    """The connection broke or timed out while the server was taking a message: it may have been
+    accepted.  The outbox lets the sent copy decide before it sends the message again."""

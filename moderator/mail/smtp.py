@@ -13,22 +13,24 @@ import ssl
 
 import aiosmtplib
 
-from moderator.core.errors import MailServerUnavailable
-from moderator.service.outbox import SERVER_UNAVAILABLE, WAITS_BEHIND  # the outbox treats these apart
+from moderator.core.errors import MailMaybeDelivered, MailServerUnavailable
+from moderator.service.outbox import WAITS_BEHIND, describe_failure  # the outbox treats these apart
 from moderator.settings import SmtpSettings
 
-# Failures of the server or the way to it, not of one message (a 421 reply: the server is closing).
-SERVER_FAILURES = (aiosmtplib.SMTPConnectError, aiosmtplib.SMTPServerDisconnected, aiosmtplib.SMTPTimeoutError,
-                   aiosmtplib.SMTPAuthenticationError, ConnectionError, TimeoutError, OSError)
+# A connection that breaks while the server takes a message (it may have been accepted).
+BROKEN = (aiosmtplib.SMTPServerDisconnected, aiosmtplib.SMTPTimeoutError, OSError)
 
 
-def as_server_failure(error: Exception) -> Exception:
-    """`error` as MailServerUnavailable if the server, not the message, is the trouble."""
-    if isinstance(error, MailServerUnavailable):
-        return error
-    if isinstance(error, SERVER_FAILURES) or getattr(error, "code", None) == 421:
-        return MailServerUnavailable(f"{type(error).__name__}: {error}")
-    return error
+def opening_failed(error: Exception) -> MailServerUnavailable:
+    """Connecting, TLS, the greeting or the login failed: the server, not a message, is the trouble."""
+    return MailServerUnavailable(f"{type(error).__name__}: {error}")
+
+
+def offering_failed(error: Exception) -> Exception:
+    """`error` from handing a message over, as the outbox should read it."""
+    if isinstance(error, BROKEN):
+        return MailMaybeDelivered(f"{type(error).__name__}: {error}")
+    return error  # the server's reply to this message (refused, try later): it counts an attempt
 
 
 class SmtpOutbound:
@@ -63,11 +65,11 @@ class SmtpOutbound:
         try:
             client = await self.open()
         except Exception as error:
-            raise as_server_failure(error) from error
+            raise opening_failed(error) from error
         try:
             await client.sendmail(self.sender, recipients, raw)
         except Exception as error:
-            raise as_server_failure(error) from error
+            raise offering_failed(error) from error
         finally:
             await _close_quietly(client)
 
@@ -171,28 +173,29 @@ class SmtpBatch:
         kept = bool(self.pool)
         client = self.pool.pop() if kept else await self._connect()
         try:
-            await client.sendmail(self.outbound.sender, recipients, raw)
-        except (aiosmtplib.SMTPServerDisconnected, ConnectionError):
-            if not kept:
-                raise
-            client = await self._connect()  # a kept connection the server closed meanwhile: one fresh try
-            await client.sendmail(self.outbound.sender, recipients, raw)
-        except Exception:
-            await _close_quietly(client)  # the server may be in any state now: do not reuse it
+            try:
+                await client.sendmail(self.outbound.sender, recipients, raw)
+            except (aiosmtplib.SMTPServerDisconnected, ConnectionError):
+                if not kept:
+                    raise
+                # A kept connection the server closed meanwhile (its idle timeout): one fresh try.
+                client = await self._connect()
+                await client.sendmail(self.outbound.sender, recipients, raw)
+        except MailServerUnavailable:
             raise
+        except Exception as error:
+            await _close_quietly(client)  # the server may be in any state now: do not reuse it
+            raise offering_failed(error) from error
         self.pool.append(client)
 
     async def _connect(self) -> aiosmtplib.SMTP:
-        return await self.outbound.open()
+        try:
+            return await self.outbound.open()
+        except Exception as error:
+            raise opening_failed(error) from error
 
     def was_sent(self, message_id: str) -> bool:
         return self.outbound.was_sent(message_id)
-
-
-def describe_failure(error: Exception) -> str:
-    """How the outbox records a failed hand-over (a server failure is marked as such)."""
-    text = f"{type(error).__name__}: {error}"
-    return f"{SERVER_UNAVAILABLE}: {text}" if isinstance(as_server_failure(error), MailServerUnavailable) else text
 
 
 async def _close_quietly(client: aiosmtplib.SMTP) -> None:

@@ -10,23 +10,29 @@ only once HANDED_GRACE has passed (else a crash right after acceptance would sen
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 from sqlalchemy import bindparam
 from sqlmodel import or_, select, update
 
 from moderator.clock import as_utc
-from moderator.core.errors import MailServerUnavailable
+from moderator.core.errors import MailMaybeDelivered, MailServerUnavailable
 from moderator.store.deferred import defer_insert
 from moderator.store.models import Outbox
+
+log = logging.getLogger("moderator.outbox")
 
 MAX_ATTEMPTS = 12
 HANDED_GRACE = timedelta(seconds=20)
 WAITS_BEHIND = "waits behind an earlier message to the same address that failed"
-# The server, not the message, failed (unreachable, dropped us, refused our login): the message
-# is tried again with the same backoff but never given up, so a mail provider's outage of a
-# weekend costs nobody a report.  The attempt cap is for messages the server keeps refusing.
+# The server failed before it was offered the message (unreachable, refused our login, closing):
+# the try backs off but does not count against the message's attempts, so a mail provider's
+# outage of a weekend costs nobody a report.  The cap is for messages the server keeps refusing.
 SERVER_UNAVAILABLE = "the mail server was unavailable"
+# The connection broke while the server was taking the message: it may have gone.  The row stays
+# 'handed', so the sent copy decides (after HANDED_GRACE) before it is sent again.
+MAYBE_DELIVERED = "the connection broke while the server took the message"
 
 
 # Every column but the key, so all queued rows name the same columns (one INSERT for them all).
@@ -39,6 +45,16 @@ def queue_mail(session, **fields) -> Outbox:
     row = Outbox(**fields)
     defer_insert(session, Outbox, {name: getattr(row, name) for name in COLUMNS})
     return row
+
+
+def describe_failure(error: Exception) -> str:
+    """How a failed hand-over is recorded: the kind of failure first (see _record)."""
+    text = f"{type(error).__name__}: {error}"
+    if isinstance(error, MailServerUnavailable):
+        return f"{SERVER_UNAVAILABLE}: {text}"
+    if isinstance(error, MailMaybeDelivered):
+        return f"{MAYBE_DELIVERED}: {text}"
+    return text
 
 
 def backoff(attempts: int) -> timedelta:
@@ -102,10 +118,17 @@ def _drain(app, transport, limit: int) -> int:
             if row.status == "handed" and checks and row.handed_at and now - as_utc(row.handed_at) < HANDED_GRACE:
                 held.add(row.recipient)
                 continue  # the sent copy of a hand-over a moment ago may not be filed yet
-            if row.status == "handed" and checks and transport.was_sent(row.message_id):
-                # A crash came between the server accepting it and this row saying so.
-                _claim(session, row, now, "sent")
-            elif _claim(session, row, now):  # committed before the transport is called
+            if row.status == "handed" and checks:
+                try:
+                    already = transport.was_sent(row.message_id)
+                except Exception as error:  # the mailbox cannot say now: ask again next time
+                    log.warning("cannot look for the sent copy of %s (%s)", row.message_id, error)
+                    held.add(row.recipient)
+                    continue
+                if already:  # a crash (or a broken connection) came after the server accepted it
+                    _claim(session, row, now, "sent")
+                    continue
+            if _claim(session, row, now):  # committed before the transport is called
                 batch.append((row.id, row.raw, row.recipient, row.message_id))
             else:
                 held.add(row.recipient)  # another sender has it: keep this address's order
@@ -126,8 +149,7 @@ def _drain(app, transport, limit: int) -> int:
                 results.append((row_id, None))
                 sent += 1
             except Exception as error:  # the transport failed: retry later
-                prefix = f"{SERVER_UNAVAILABLE}: " if isinstance(error, MailServerUnavailable) else ""
-                results.append((row_id, f"{prefix}{type(error).__name__}: {error}"))
+                results.append((row_id, describe_failure(error)))
                 failed_to.add(recipient)
         if index % 25 == 0 or index == len(batch):
             _record(app, results)
@@ -152,9 +174,14 @@ def _record(app, results: list[tuple[int, str | None]]) -> None:
                 row.status = "pending"
                 row.attempts -= 1
                 row.next_attempt_at = now
+            elif error.startswith(SERVER_UNAVAILABLE):  # not offered: the message is not to blame
+                row.status = "pending"
+                row.attempts -= 1
+                row.outages += 1
+                row.next_attempt_at = now + backoff(row.outages)
             else:
-                given_up = row.attempts >= MAX_ATTEMPTS and not error.startswith(SERVER_UNAVAILABLE)
-                row.status = "failed" if given_up else "pending"
+                keep = "handed" if error.startswith(MAYBE_DELIVERED) else "pending"
+                row.status = "failed" if row.attempts >= MAX_ATTEMPTS else keep
                 row.next_attempt_at = now + backoff(row.attempts)
             session.add(row)
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam
+from sqlalchemy import bindparam, event
 from sqlmodel import Session, select, update
 
 from moderator.core.contract import Engine, Event
@@ -137,7 +137,8 @@ class Table:
         but not written yet come from the session.  (A run's reports read the log once, between
         its answers and its reports: flushing there would write the game and seats twice per run.)"""
         with self.session.no_autoflush:
-            stored = [(entry.seq, entry.payload_json) for entry in self.log(after, kinds)]
+            # (An entry voided in this session but not yet written reads as live in the database.)
+            stored = [(entry.seq, entry.payload_json) for entry in self.log(after, kinds) if not entry.void]
         unwritten = [(row["seq"], row["payload_json"]) for row in deferred_rows(self.session, LogEntry)
                      if row["game_id"] == self.game.id and row["seq"] > after and row["kind"] in kinds]
         return sorted(stored + unwritten)
@@ -162,9 +163,15 @@ class Table:
 
 
 def lock_before_reading(session: Session) -> None:
-    """Say that this session has written before reading any row it may change: on SQLite it then
-    holds the write lock, and `load_table` need not read the game again."""
+    """Say that this session's transaction has written before reading any row it may change: on
+    SQLite it then holds the write lock, and `load_table` need not read the game again."""
     session.info[LOCKED_BEFORE_READING] = True
+
+
+@event.listens_for(Session, "after_transaction_end")
+def _unlocked(session: Session, transaction) -> None:
+    if transaction.parent is None:  # the lock ends with the transaction, and so does the promise
+        session.info.pop(LOCKED_BEFORE_READING, None)
 
 
 def load_table(session: Session, registry: Registry, game_id: str, for_update: bool = False) -> Table:

@@ -6,7 +6,9 @@ key read back) cost about three times its INSERT, and a run of a game writes sev
 
 The rows are part of the transaction like any other change: written after the ORM's own
 statements of the same flush (so a game created in the same transaction exists first), written
-at the commit even when nothing else changed, and forgotten by a rollback.
+at the commit even when nothing else changed, and forgotten when the transaction ends otherwise
+(a rollback, or a session closed without a commit).  A query sees them only after a flush: a
+table that must read its own deferred rows asks `deferred_rows` (Table does, for its log).
 """
 
 from __future__ import annotations
@@ -22,6 +24,12 @@ DEFERRED = "moderator.deferred_rows"  # a session.info key: {model: [row, ...]}
 def defer_insert(session: Session, model: type[SQLModel], row: dict[str, Any]) -> None:
     """Insert `row` (every column that has no server default) into `model`'s table with the
     session's next flush.  Rows of one table must all name the same columns."""
+    if session.in_nested_transaction():
+        # A savepoint's rollback would have to drop just the rows deferred inside it; nothing
+        # needs that, so it is refused rather than half done.
+        raise RuntimeError("rows cannot be deferred inside a savepoint")
+    if not session.in_transaction():
+        session.begin()  # so that the rows end with a transaction, even one that did nothing else
     session.info.setdefault(DEFERRED, {}).setdefault(model, []).append(row)
 
 
@@ -49,7 +57,10 @@ def _write_before_commit(session: Session) -> None:
         _write(session)
 
 
-@event.listens_for(Session, "after_soft_rollback")
-def _forget(session: Session, _previous_transaction) -> None:
-    # (Rows deferred before a savepoint were written when it began: `begin_nested` flushes.)
-    session.info.pop(DEFERRED, None)
+@event.listens_for(Session, "after_transaction_end")
+def _forget(session: Session, transaction) -> None:
+    # The session's transaction is over: committed (the rows were written), rolled back, or
+    # closed.  A savepoint's end changes nothing: rows deferred before it belong to the
+    # transaction around it, and none can be deferred inside it.
+    if transaction.parent is None:
+        session.info.pop(DEFERRED, None)

@@ -151,3 +151,5 @@ class Outbox(SQLModel, table=True):
     sent_at: datetime | None = None
     last_error: str = Field(default="", sa_column=Column(Text, nullable=False))
     log_seq: int = 0
+    # Tries the mail server was down for: they back off but do not count against MAX_ATTEMPTS.
+    outages: int = Field(default=0, sa_column_kwargs={"server_default": "0"})

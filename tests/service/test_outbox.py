@@ -12,7 +12,7 @@ from sqlmodel import select
 
 from moderator.app import App
 from moderator.clock import ManualClock, as_utc
-from moderator.core.errors import MailServerUnavailable
+from moderator.core.errors import MailMaybeDelivered, MailServerUnavailable
 from moderator.mail.smtp import SmtpBatch, SmtpOutbound
 from moderator.registry import Registry
 from moderator.service import outbox
@@ -196,7 +196,8 @@ class ServerDown:
 
 def test_a_mail_server_outage_never_makes_a_message_give_up(tmp_path):
     """The attempt cap is for a message the server keeps refusing; an outage of the server itself
-    (two days here) only delays the mail, retried at most an hour apart."""
+    (two days here) only delays the mail, retried at most an hour apart, and costs it no attempt:
+    a refusal after the outage still has the whole allowance."""
     transport = ServerDown()
     app = app_with(tmp_path, transport)
     queue(app, ("ann@x.test", "report-1"))
@@ -204,7 +205,7 @@ def test_a_mail_server_outage_never_makes_a_message_give_up(tmp_path):
         app.drain_outbox()
         app.clock.advance(hours=1)
     row = rows(app)["report-1"]
-    assert row.status == "pending" and row.attempts > outbox.MAX_ATTEMPTS
+    assert (row.status, row.attempts) == ("pending", 0) and row.outages >= 40
     assert row.last_error.startswith(outbox.SERVER_UNAVAILABLE)
     assert as_utc(row.next_attempt_at) - app.clock.now() <= timedelta(hours=1)
     transport.up = True
@@ -212,19 +213,115 @@ def test_a_mail_server_outage_never_makes_a_message_give_up(tmp_path):
     assert app.drain_outbox() == 1 and transport.handed == ["report-1"]
 
 
-def test_smtp_failures_of_the_server_are_told_apart_from_refusals_of_a_message():
-    from moderator.mail.smtp import describe_failure
+def batch_with(connect, sendmail) -> SmtpBatch:
+    """A batch whose connections come from `connect()` and send with `sendmail(raw)`."""
+    class Client:
+        async def sendmail(self, sender, recipients, raw):
+            await sendmail(raw)
 
-    for error in (aiosmtplib.SMTPConnectError("Error connecting to smtp.club.example"),
-                  aiosmtplib.SMTPServerDisconnected("Connection lost"),
-                  aiosmtplib.SMTPAuthenticationError(535, "5.7.8 Authentication credentials invalid"),
-                  aiosmtplib.SMTPResponseException(421, "4.3.2 Service shutting down"),
-                  ConnectionRefusedError(111, "Connection refused")):
-        assert describe_failure(error).startswith(outbox.SERVER_UNAVAILABLE), error
-    for error in (aiosmtplib.SMTPRecipientRefused(550, "5.1.1 No such user", "ann@x.test"),
-                  aiosmtplib.SMTPDataError(552, "5.3.4 Message too big"),
-                  aiosmtplib.SMTPDataError(451, "4.7.1 Try again later")):
-        assert not describe_failure(error).startswith(outbox.SERVER_UNAVAILABLE), error
+        async def quit(self):
+            return None
+
+        is_connected = True
+
+    async def open_connection():
+        await connect()
+        return Client()
+
+    batch = SmtpBatch(SmtpOutbound(SmtpSettings(host="127.0.0.1"), "moderator@demo.test"))
+    batch.outbound.open = open_connection
+    return batch
+
+
+async def fine(*_):
+    return None
+
+
+def raises(error):
+    async def fail(*_):
+        raise error
+    return fail
+
+
+def test_smtp_failures_are_read_as_the_server_down_a_message_maybe_gone_or_a_refusal():
+    item = [(1, b"report", "ann@x.test", "<1>")]
+    down = [aiosmtplib.SMTPConnectError("Error connecting to smtp.club.example on port 587"),
+            aiosmtplib.SMTPAuthenticationError(535, "5.7.8 Authentication credentials invalid"),
+            aiosmtplib.SMTPResponseException(421, "4.3.2 Service shutting down"),
+            ConnectionRefusedError(111, "Connection refused")]
+    for error in down:  # before the message was offered: the server is the trouble
+        with batch_with(raises(error), fine) as batch:
+            [(_, failure)] = batch.send_many(item)
+        assert failure.startswith(outbox.SERVER_UNAVAILABLE), error
+    broken = [aiosmtplib.SMTPServerDisconnected("Connection lost"),
+              aiosmtplib.SMTPReadTimeoutError("Timed out waiting for server response")]
+    for error in broken:  # while the server took it: it may have gone
+        with batch_with(fine, raises(error)) as batch:
+            [(_, failure)] = batch.send_many(item)
+        assert failure.startswith(outbox.MAYBE_DELIVERED), error
+    refusals = [aiosmtplib.SMTPRecipientRefused(550, "5.1.1 No such user", "ann@x.test"),
+                aiosmtplib.SMTPDataError(552, "5.3.4 Message too big"),
+                aiosmtplib.SMTPDataError(451, "4.7.1 Try again later"),
+                aiosmtplib.SMTPResponseException(421, "4.7.0 Content filter busy")]
+    for error in refusals:  # the server's answer to this message: it counts an attempt
+        with batch_with(fine, raises(error)) as batch:
+            [(_, failure)] = batch.send_many(item)
+        assert not failure.startswith((outbox.SERVER_UNAVAILABLE, outbox.MAYBE_DELIVERED)), error
+
+
+class BreaksOnce:
+    """A transport whose connection breaks while sending the first message; `copies` holds the
+    Message-IDs its server filed in Sent (the sent copy), `looking` whether the mailbox answers."""
+
+    def __init__(self, accepted_before_breaking: bool):
+        self.accepted, self.broken = accepted_before_breaking, False
+        self.copies: set[str] = set()
+        self.looking = True
+        self.handed: list[str] = []
+
+    def send(self, raw: bytes, recipient: str, message_id: str) -> None:
+        if not self.broken:
+            self.broken = True
+            if self.accepted:
+                self.copies.add(message_id)
+                self.handed.append(raw.decode())
+            raise MailMaybeDelivered("SMTPServerDisconnected: Connection lost")
+        self.copies.add(message_id)
+        self.handed.append(raw.decode())
+
+    def was_sent(self, message_id: str) -> bool:
+        if not self.looking:
+            raise ConnectionError("IMAP login refused")
+        return message_id in self.copies
+
+
+def test_a_message_the_connection_broke_on_is_sent_again_only_if_its_copy_is_missing(tmp_path):
+    for accepted in (True, False):
+        transport = BreaksOnce(accepted_before_breaking=accepted)
+        app = app_with(tmp_path / str(accepted), transport)
+        queue(app, ("ann@x.test", "report-1"))
+        assert app.drain_outbox() == 0
+        row = rows(app)["report-1"]
+        assert (row.status, row.attempts) == ("handed", 1)  # the sent copy decides, after the grace
+        app.clock.advance(seconds=(outbox.backoff(1) + outbox.HANDED_GRACE).total_seconds())
+        app.drain_outbox()
+        assert rows(app)["report-1"].status == "sent"
+        assert transport.handed == ["report-1"]  # once, whether or not the server had taken it
+
+
+def test_when_the_sent_copies_cannot_be_looked_at_the_other_players_mail_still_goes(tmp_path):
+    transport = BreaksOnce(accepted_before_breaking=False)
+    app = app_with(tmp_path, transport)
+    queue(app, ("ann@x.test", "ann-1"))
+    app.drain_outbox()  # the connection breaks: ann-1 waits for its sent copy to be looked at
+    transport.looking = False  # and the mailbox refuses the login for a while
+    queue(app, ("ann@x.test", "ann-2"), ("bob@x.test", "bob-1"))
+    app.clock.advance(hours=1)
+    assert app.drain_outbox() == 1 and transport.handed == ["bob-1"]
+    state = rows(app)
+    assert state["ann-1"].status == "handed" and state["ann-2"].status == "pending"  # ann's order kept
+    transport.looking = True
+    assert app.drain_outbox() == 2 and transport.handed == ["bob-1", "ann-1", "ann-2"]
 
 
 def test_the_referee_queues_given_up_mail_again_from_the_command_line(tmp_path, monkeypatch):

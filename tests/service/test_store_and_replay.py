@@ -255,3 +255,35 @@ def test_entries_for_a_game_created_in_the_same_transaction_are_written_after_it
         table = Table(session, game, app.registry.get("duel"), {}, None, {})
         table.append("control", "referee", {"command": "NOTE"}, app.clock.now())
     assert [(e.seq, e.kind) for e in game_log(app, "duel-new")] == [(1, "control")]
+
+
+def test_deferred_rows_end_with_their_transaction_and_are_refused_inside_a_savepoint(db_url, tmp_path):
+    from moderator.service.outbox import queue_mail
+    from moderator.store.db import Session
+
+    app = make_app(tmp_path, db_url)
+    now = app.clock.now()
+    fields = dict(recipient="ann@x.test", subject="s", raw=b"r", created_at=now, next_attempt_at=now)
+    with Session(app.db.engine) as session:
+        queue_mail(session, message_id="<closed@demo.test>", **fields)
+        session.close()  # neither committed nor rolled back
+        queue_mail(session, message_id="<kept@demo.test>", **fields)  # the same Session, a new transaction
+        session.commit()
+    with app.db.session() as session:
+        assert [r.message_id for r in session.exec(select(Outbox))] == ["<kept@demo.test>"]
+        session.begin_nested()
+        with pytest.raises(RuntimeError):
+            queue_mail(session, message_id="<inside@demo.test>", **fields)
+
+
+def test_the_promise_that_a_session_locked_before_reading_ends_with_its_transaction(tmp_path):
+    from moderator.service.table import LOCKED_BEFORE_READING, lock_before_reading
+    from moderator.store.db import Session
+
+    app = make_app(tmp_path)
+    with Session(app.db.engine) as session:
+        session.exec(select(LogEntry)).all()
+        lock_before_reading(session)
+        assert session.info[LOCKED_BEFORE_READING]
+        session.commit()
+        assert LOCKED_BEFORE_READING not in session.info  # the next transaction must lock again

@@ -1,0 +1,24 @@
+"""outbox: count the mail server's outages apart from the attempts a message is allowed
+
+Revision ID: 0004
+Revises: 0003
+Create Date: 2026-11-30
+"""
+import sqlalchemy as sa
+from alembic import op
+
+
+revision = '0004'
+down_revision = '0003'
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("outbox") as batch:
+        batch.add_column(sa.Column("outages", sa.Integer(), nullable=False, server_default="0"))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("outbox") as batch:
+        batch.drop_column("outages")
