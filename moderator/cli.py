@@ -274,7 +274,7 @@ def demo(
     from moderator.app import App
     from moderator.clock import ManualClock, SystemClock
     from moderator.demo import run_demo
-    from moderator.service.archive import export_archive, verify_archive
+    from moderator.service.archive import verify_archive
     from moderator.settings import load_settings
 
     if out.exists():

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import email
 import email.policy
-import json
 import random
 import re
-import shutil
 from dataclasses import dataclass, field
 from datetime import timedelta
 from email.message import EmailMessage

@@ -4,16 +4,11 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timedelta, timezone
-from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlmodel import select
-
-from moderator.core.plans import Plan
 from moderator.core.rng import Rng, new_seed
 from moderator.core.runner import Runner
 from moderator.service.table import Table, dumps
-from moderator.store.models import LogEntry
 
 HELP = ("Referee commands: PAUSE, RESUME, FORCE (apply every open default now), EXTEND <hours>, "
         "ANNOUNCE <text>, PREVIEW (what the orders at hand would do, with throwaway dice), "

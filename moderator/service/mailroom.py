@@ -25,9 +25,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sqlalchemy import bindparam
 from sqlmodel import Session, and_, func, or_, select
 
-from moderator.clock import as_utc
-from moderator.core.errors import ModeratorError
-from moderator.core.plans import Plan, ScriptLine, parse_body
+from moderator.core.plans import Plan, parse_body
 from moderator.core.runner import period_of
 from moderator.core.runner import Runner, merge_standing
 from moderator.core.rng import Rng, new_seed
@@ -38,8 +36,8 @@ from moderator.service import games as game_service
 from moderator.service.outbox import queue_mail
 from moderator.service.reports import compose_notice, help_text
 from moderator.service.table import Table, dumps, load_table, lock_before_reading, secret_hash
-from moderator.service.turns import TurnRunner, envelope_lines, phase_title
-from moderator.store.models import Game, InboundMail, LogEntry, Outbox, Quarantine, Seat, Submission
+from moderator.service.turns import envelope_lines, phase_title
+from moderator.store.models import Game, InboundMail, Outbox, Quarantine, Seat, Submission
 
 
 # The statements run for every message, built once with bind parameters (composing a statement

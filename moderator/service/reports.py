@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from jinja2 import Environment, TemplateNotFound
 
-from moderator.core.contract import OBSERVER, Decision, Engine, Event
+from moderator.core.contract import OBSERVER, Engine, Event
 from moderator.mail.compose import Attachment, Outgoing, thread_headers, thread_root
 from moderator.render.texts import render
 

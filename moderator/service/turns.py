@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from moderator.clock import as_utc
 from moderator.core.contract import Decision, Event
 from moderator.core.runner import Hold, Runner, Step
 from moderator.mail.compose import make_message_id, thread_root

@@ -231,7 +231,6 @@ def _stop_dovecot(stack) -> None:
 
 
 def test_the_inbox_waits_out_a_server_restart_with_growing_delays(clean_mail, tmp_path):
-    import subprocess
     import threading
 
     stack = clean_mail

@@ -8,7 +8,7 @@ from sqlalchemy import inspect
 from sqlmodel import select
 
 from moderator.service.replay import replay_game
-from moderator.store.models import InboundMail, LogEntry, Outbox, Snapshot
+from moderator.store.models import InboundMail, LogEntry, Outbox
 from tests.conftest import make_app, seat_duel
 from tests.mailmaker import player_mail
 
