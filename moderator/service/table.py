@@ -30,8 +30,8 @@ LOG_AFTER = (select(LogEntry).where(LogEntry.game_id == bindparam("game_id"), Lo
              .order_by(LogEntry.seq))
 # Reports' payloads are large: a reader that wants only some kinds leaves the rest in the database.
 LOG_AFTER_OF_KINDS = LOG_AFTER.where(LogEntry.kind.in_(bindparam("kinds", expanding=True)))  # type: ignore[attr-defined]
-# SQLite's write lock, taken by a write that changes nothing (see load_table).
 LOCKED_BEFORE_READING = "moderator.locked_before_reading"  # a session.info key: see lock_before_reading
+# SQLite's write lock, taken by a write that changes nothing (see load_table).
 TOUCH_GAME = (update(Game).where(Game.id == bindparam("game_id")).values(last_seq=Game.last_seq)
               .execution_options(synchronize_session=False))
 
