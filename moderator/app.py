@@ -34,9 +34,8 @@ class App:
         self.db = Database(settings.resolved_database_url)
         template_dirs: list[Path] = [settings.templates_dir]
         for engine in self.registry:
-            extra = getattr(engine, "templates_dir", None)
-            if extra:
-                template_dirs.append(Path(extra))
+            if engine.templates_dir is not None:
+                template_dirs.append(engine.templates_dir)
         self.environment = make_environment(template_dirs)
         self.addressing = Addressing(settings.orders_address.lower(), settings.orders_name, settings.domain)
         self.turns = TurnRunner(settings.deadlines, self.addressing, self.environment)
@@ -100,7 +99,7 @@ class App:
                         from moderator.mail.compose import thread_root
 
                         self.mailroom._notice(session, table, address, role, "Invitation", [
-                            f"You are invited to play {table.engine.title} as '{role}' in game "
+                            f"You are invited to play {table.engine.info.title} as '{role}' in game "
                             f"{created.game_id}.",
                             f"To take the seat, reply with the line 'JOIN {token}'. You may add lines "
                             f"'NAME <your name>', 'TZ <your time zone, e.g. Europe/Madrid>' and "

@@ -62,9 +62,9 @@ def games() -> None:
 
     table = RichTable("game", "title", "scenario", "roles", "options")
     for engine in product_registry():
-        options = ", ".join(f"{o.name}={o.default}" for o in engine.option_specs())
-        for scenario in engine.scenarios():
-            table.add_row(engine.id, engine.title, scenario.name, ", ".join(scenario.roles), options)
+        options = ", ".join(f"{o.name}={o.default}" for o in engine.info.options)
+        for scenario in engine.info.scenarios:
+            table.add_row(engine.info.id, engine.info.title, scenario.name, ", ".join(scenario.roles), options)
     console.print(table)
 
 

@@ -18,92 +18,12 @@ from email.message import EmailMessage
 from email.policy import SMTP
 from email.utils import format_datetime, make_msgid
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import Callable, Mapping
 
 from moderator.clock import ManualClock
+from moderator.core.bots import Brain, RandomBrain, ReportMail, read_report
 from moderator.mail.maildir import MaildirInbox, ensure_maildir, mailbox_dir
 
-DECISION = re.compile(r"^\s*\d+\. \[(?P<key>[^\]]+)\] (?P<prompt>.*)$")
-
-
-@dataclass
-class AskedDecision:
-    key: str
-    prompt: str
-    options: list[str]
-    default: str
-
-
-@dataclass
-class ReportMail:
-    text: str
-    subject: str
-    message_id: str
-    envelope: list[str]
-    decisions: list[AskedDecision]
-
-
-def read_report(text: str) -> tuple[list[str], list[AskedDecision]]:
-    """Pull the envelope lines and the open decisions out of a report's plain text."""
-    lines = text.split("\n")
-    envelope: list[str] = []
-    decisions: list[AskedDecision] = []
-    section = ""
-    current: AskedDecision | None = None
-    buffer: list[str] = []
-    mode = ""
-    for line in lines:
-        if re.match(r"^[A-Z][A-Z ]+$", line.strip()) and line.strip() == line.rstrip() and line.strip():
-            section = line.strip()
-            continue
-        if section == "HOW TO ANSWER":
-            stripped = line.strip()
-            for key in ("GAME ", "ROLE ", "SECRET "):
-                if stripped.startswith(key):
-                    envelope.append(stripped)
-        if section != "WHAT WE NEED FROM YOU":
-            continue
-        match = DECISION.match(line)
-        if match:
-            current = AskedDecision(match["key"], match["prompt"], [], "")
-            decisions.append(current)
-            mode = "prompt"
-            buffer = []
-            continue
-        if current is None:
-            continue
-        stripped = line.strip()
-        if stripped.startswith("Options:"):
-            mode = "options"
-            buffer = [stripped[len("Options:"):].strip()]
-        elif stripped.startswith("By "):
-            if mode == "options":
-                current.options = _split_options(" ".join(buffer))
-            mode = "by"
-            buffer = [stripped]
-            current.default = stripped.split("if you do not answer:", 1)[-1].strip()
-        elif mode == "options" and stripped:
-            buffer.append(stripped)
-        elif mode == "by" and stripped and not stripped.startswith("("):
-            buffer.append(stripped)
-            current.default = " ".join(buffer).split("if you do not answer:", 1)[-1].strip()
-    return envelope, decisions
-
-
-def _split_options(text: str) -> list[str]:
-    text = re.sub(r"\s*\(and \d+ more\)\s*$", "", text)
-    return [part.strip() for part in text.split(" | ") if part.strip()]
-
-
-class Brain(Protocol):
-    def orders(self, report: ReportMail, rng: random.Random) -> list[str]: ...
-
-
-class RandomBrain:
-    """Answers every open decision with one of the options the report lists."""
-
-    def orders(self, report: ReportMail, rng: random.Random) -> list[str]:
-        return [rng.choice(d.options) if d.options else d.default for d in report.decisions]
 
 
 @dataclass
@@ -168,18 +88,18 @@ class Bot:
 
 
 def run_demo(app, engine_id: str, out: Path, seed: int, progress: Callable[[int, int, str], None] | None = None,
-             brains: dict[str, Brain] | None = None, silence: float = 0.03, max_cycles: int = 100_000) -> dict:
+             brains: Mapping[str, Brain] | None = None, silence: float = 0.03, max_cycles: int = 100_000) -> dict:
     """Play one game to the end through the mail loop; return a summary."""
     rng = random.Random(seed)
     engine = app.registry.get(engine_id)
-    scenario = engine.scenarios()[0].name
-    roles = engine.roles(scenario)
+    scenario = engine.info.scenario().name
+    roles = engine.info.roles(scenario)
     addresses = {role: f"{role}@players.demo" for role in roles}
     created = app.create_game(engine_id, scenario, addresses=addresses, referee_address="referee@players.demo",
                               observers={"observer": "observer@players.demo"})
     inbox = app.inbox
-    if brains is None and hasattr(engine, "demo_brains"):
-        brains = engine.demo_brains()
+    if brains is None:
+        brains = engine.bots(scenario)
     bots = [Bot(address, role.replace("_", " ").title() + " Bot", mailbox_dir(app.settings.resolved_outbox, address),
                 app.settings.orders_address, inbox, random.Random(rng.getrandbits(64)),
                 (brains or {}).get(role, RandomBrain()), silence)
@@ -214,7 +134,7 @@ def _game_status(app, game_id: str) -> tuple[str, str, tuple[int, int]]:
     with app.db.session() as session:
         table = load_table(session, app.registry, game_id)
         turn = (0, 1)
-        if table.state is not None and hasattr(table.engine, "progress"):
+        if table.state is not None:
             turn = table.engine.progress(table.state)
         return table.game.status, table.game.phase_label, turn
 

@@ -12,9 +12,9 @@ class Registry:
     def __init__(self, engines: Iterable[Engine]):
         self._engines: dict[str, Engine] = {}
         for engine in engines:
-            if engine.id in self._engines:
-                raise ValueError(f"two engines share the id {engine.id}")
-            self._engines[engine.id] = engine
+            if engine.info.id in self._engines:
+                raise ValueError(f"two engines share the id {engine.info.id}")
+            self._engines[engine.info.id] = engine
 
     def get(self, engine_id: str) -> Engine:
         try:

@@ -21,7 +21,7 @@ def random_playout(engine: Engine, seed: int, scenario: str | None = None, optio
                    max_steps: int = 200_000, on_step: Callable[[Any, str, str, list[Event]], None] | None = None,
                    choose: Callable[[random.Random, list], Any] | None = None) -> Playout:
     """Play to the end choosing uniformly among pending decisions and their legal orders."""
-    scenario = scenario or engine.scenarios()[0].name
+    scenario = scenario or engine.info.scenario().name
     pick = random.Random(seed)
     rng = RngRecord(f"playout-{seed}", seed.to_bytes(32, "big"), ["p1", "p2"]).rng()
     state = engine.setup(scenario, options or {}, rng)

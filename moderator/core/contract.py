@@ -1,4 +1,10 @@
-"""The engine contract every game implements (DESIGN §3).
+"""The engine contract every game implements (DESIGN §3), written down whole.
+
+Everything the services, the runner, the reports, the archive, the demo and the tests call on an
+engine is declared in `Engine` below; nothing is probed for with ``hasattr``/``getattr``.  What a
+game has in common with the others (the engine body, the frame machine, board basics, the bot
+skeleton) lives once in `moderator.core` (`engine_base`, `frames`, `board`, `bots`), so a game
+writes only its rules.
 
 An engine is pure: it never reads a clock, a file after construction, a database or a global
 random source.  Randomness comes only from the `Rng` handed to `setup` and `apply`.
@@ -12,19 +18,28 @@ playouts can pick among the legal answers, and a deadline default is always a le
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence, TypeVar
+
+from moderator.core.errors import ModeratorError, UnknownGame
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
+    from moderator.core.bots import Brain
     from moderator.core.grammar import Grammar, Lexicon, Order
     from moderator.core.rng import Rng
 
 JSON = dict[str, Any]
+View = Mapping[str, Any]
+"""What one role may see, built field by field from an allow-list (reports render only views)."""
 
 OBSERVER = "observer"
 REFEREE = "referee"
 
-#: Deadline classes a decision may carry; the game's settings turn a class into hours.
+#: Deadline classes a decision may carry; the deployment's settings turn a class into hours.
 DEADLINE_CLASSES = ("setup", "phase", "reaction")
+
+S = TypeVar("S")
+"""A game's state: a TypedDict (or dataclass) that round-trips through JSON."""
 
 
 @dataclass(frozen=True)
@@ -77,7 +92,7 @@ class Event:
         return raw
 
     @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> "Event":
+    def from_json(cls, raw: Mapping[str, Any]) -> Event:
         seen = raw.get("visible_to")
         return cls(raw["kind"], raw.get("data", {}), tuple(seen) if seen is not None else None,
                    tuple(raw.get("hidden_from", ())))
@@ -122,41 +137,147 @@ class StandingDefault:
     answer: str  # canonical order text, or "ASK"
 
 
-class Engine(Protocol):
-    """What the core needs from a game.  See module docstring."""
+class OptionError(ModeratorError):
+    """A game was asked for with an option it does not have, or a value the option does not take."""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Everything about a game that is not its rules: names, scenarios, roles, options, defaults."""
 
     id: str
     title: str
-    grammar: "Grammar"
+    scenarios: tuple[ScenarioInfo, ...]
+    options: tuple[OptionSpec, ...] = ()
+    standing_defaults: tuple[StandingDefault, ...] = ()
+    deadline_classes: tuple[str, ...] = DEADLINE_CLASSES
+    state_version: int = 1
 
-    def scenarios(self) -> Sequence[ScenarioInfo]: ...
+    def scenario(self, name: str | None = None) -> ScenarioInfo:
+        """The named scenario (the first when `name` is None); raises UnknownGame."""
+        if name is None:
+            return self.scenarios[0]
+        for scenario in self.scenarios:
+            if scenario.name == name:
+                return scenario
+        names = ", ".join(s.name for s in self.scenarios)
+        raise UnknownGame(f"{self.id} has no scenario '{name}' (scenarios: {names})")
 
-    def option_specs(self) -> Sequence[OptionSpec]: ...
+    def roles(self, scenario: str | None = None) -> tuple[str, ...]:
+        return self.scenario(scenario).roles
 
-    def roles(self, scenario: str) -> tuple[str, ...]: ...
+    def chosen_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Every option's value: the defaults, overridden by `given`; raises OptionError."""
+        specs = {spec.name: spec for spec in self.options}
+        chosen = {name: spec.default for name, spec in specs.items()}
+        for name, value in given.items():
+            spec = specs.get(name)
+            if spec is None:
+                raise OptionError(f"{self.id} has no option '{name}' (options: {', '.join(specs) or 'none'})")
+            chosen[name] = _option_value(spec, value)
+        return chosen
 
-    def setup(self, scenario: str, options: Mapping[str, Any], rng: "Rng") -> Any: ...
 
-    def pending(self, state: Any) -> list[Decision]: ...
+def _option_value(spec: OptionSpec, value: Any) -> Any:
+    """`value` as one of the option's choices (a command line gives "False" for False)."""
+    if not spec.choices or value in spec.choices:
+        return value
+    for choice in spec.choices:
+        if str(choice).lower() == str(value).lower():
+            return choice
+    raise OptionError(f"option {spec.name} must be one of {', '.join(map(str, spec.choices))}")
 
-    def legal_orders(self, state: Any, decision: Decision) -> list["Order"]: ...
 
-    def apply(self, state: Any, role: str, order: "Order", rng: "Rng") -> tuple[Any, list[Event]]: ...
+class Engine(Protocol[S]):
+    """What the core needs from a game; `S` is the game's state type.  See module docstring."""
 
-    def view(self, state: Any, role: str) -> JSON: ...
+    info: GameInfo
+    grammar: Grammar
+    templates_dir: Path | None
+    """Extra Jinja templates (a game's own report layout), searched after the shared ones."""
 
-    def outcome(self, state: Any) -> Outcome | None: ...
+    # ---------------------------------------------------------------- playing
 
-    def lexicon(self, state: Any, role: str) -> "Lexicon": ...
+    def setup(self, scenario: str, options: Mapping[str, Any], rng: Rng) -> S:
+        """The initial state; `options` holds every option (GameInfo.chosen_options)."""
+        ...
 
-    def phase_label(self, state: Any) -> str: ...
+    def pending(self, state: S) -> list[Decision]:
+        """Who must decide what now; empty when the game is over."""
+        ...
 
-    def standing_defaults(self) -> Sequence[StandingDefault]: ...
+    def legal_orders(self, state: S, decision: Decision) -> list[Order]:
+        """Legal answers to a pending decision (all of them, or a sample when they are too many)."""
+        ...
 
-    def dump_state(self, state: Any) -> str: ...
+    def apply(self, state: S, role: str, order: Order, rng: Rng) -> tuple[S, list[Event]]:
+        """A new state after `role` answers; raises IllegalOrder (the input state is unchanged)."""
+        ...
 
-    def load_state(self, text: str) -> Any: ...
+    def outcome(self, state: S) -> Outcome | None: ...
 
-    def narrate(self, event: Event, role: str) -> str: ...
+    # ---------------------------------------------------------------- what players see
 
-    def condition(self, name: str, view: JSON, decision: Decision, args: Sequence[str]) -> bool: ...
+    def view(self, state: S, role: str) -> View:
+        """Everything `role` (a seat, OBSERVER or REFEREE) may see now."""
+        ...
+
+    def lexicon(self, state: S, role: str) -> Lexicon:
+        """The names `role` may use in orders now (areas, units, cards held ...)."""
+        ...
+
+    def condition(self, name: str, view: View, decision: Decision, args: Sequence[str]) -> bool:
+        """A guard test of a script or standing order, read from the deciding role's view only."""
+        ...
+
+    def narrate(self, event: Event, role: str) -> str:
+        """One event as report prose for `role` (already filtered by Event.is_visible_to)."""
+        ...
+
+    def map_png(self, view: View) -> bytes | None:
+        """The whole map as `view` sees it, or None for a game without a map."""
+        ...
+
+    def map_detail_png(self, view: View) -> bytes | None:
+        """A close-up of where this report's action was, or None."""
+        ...
+
+    # ---------------------------------------------------------------- where the game stands
+
+    def phase_label(self, state: S) -> str:
+        """A short code of the phase, written in a PHASE envelope line (``T3-AXIS``)."""
+        ...
+
+    def phase_title(self, state: S) -> str:
+        """The phase in words, for report headings."""
+        ...
+
+    def progress(self, state: S) -> tuple[int, int]:
+        """(turn now, last turn)."""
+        ...
+
+    def period(self, state: S) -> str | None:
+        """The period keyed (ON) orders belong to and expire with (e.g. the turn), or None."""
+        ...
+
+    # ---------------------------------------------------------------- storing, testing, demo
+
+    def dump_state(self, state: S) -> str: ...
+
+    def load_state(self, text: str) -> S:
+        """The state from `dump_state`'s text; raises ValueError for another state version."""
+        ...
+
+    def secrets(self, state: S, role: str) -> set[str]:
+        """Names only `role` may know now (hidden blocks, cards held): leak tests look for them."""
+        ...
+
+    def check_scenario(self, name: str) -> None:
+        """Load and validate the named scenario's data; raises ScenarioError listing the problems."""
+        ...
+
+    def bots(self, scenario: str) -> Mapping[str, Brain]:
+        """Demo players by role that read their report mails and write orders as a person would."""
+        ...
+
+

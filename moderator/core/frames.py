@@ -2,43 +2,142 @@
 moves on by itself (DESIGN §3).
 
 Wargames nest: an attack inside an activation inside a turn, a retreat and a displacement inside
-the attack.  Each such step is a frame (a JSON dict) on ``state["stack"]``; a game's handler per
-frame kind says what it asks (`decisions`), which answers are legal, what an answer does and how
-it moves on without asking (`step`).  These helpers are the parts every game shares.
+the attack.  Each such step is a frame (a JSON dict, typed per kind as a `Frame` TypedDict) on
+``state["stack"]``; a game's `Handler` per frame kind says what it asks (`decisions`), which
+answers are legal, what an answer does and how it moves on without asking (`step`).  The handler
+protocol, the frame helpers and the engine body that drives them live here once; a game supplies
+its handlers, its Board and its rules.
 """
 
 from __future__ import annotations
 
 import pickle
-from typing import Any, Mapping, Sequence
+from abc import abstractmethod
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, Mapping, Protocol, Sequence, TypedDict, TypeVar
 
-from moderator.core.contract import Decision
+from moderator.core.contract import Decision, Event, S
+from moderator.core.engine_base import EngineBase
+from moderator.core.errors import WrongDecision
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from moderator.core.grammar import Order
+    from moderator.core.rng import Rng
+
+
+class Frame(TypedDict):
+    """What every frame holds; a game's frame kinds extend it with their own keys."""
+
+    kind: str
+    id: int  # game-unique: it keys the frame's decisions, so deadlines restart per frame
+    asked: int  # answers taken so far: part of each decision's key
+
+
+class FrameState(TypedDict):
+    """What the frame machine reads of a game's state (every frame-stack game's state has these)."""
+
+    stack: list[Any]
+    result: Any
+    next_id: int
 
 
 class FrameStack:
     """A board's view of ``data["stack"]`` (the games' boards keep their state in ``self.data``)."""
 
-    data: dict[str, Any]
+    data: Any
 
     @property
-    def stack(self) -> list[dict[str, Any]]:
-        return self.data["stack"]
+    def stack(self) -> list[Any]:
+        return self.data["stack"]  # type: ignore[no-any-return]
 
-    def top(self) -> dict[str, Any] | None:
+    def top(self) -> Any:
         return self.stack[-1] if self.stack else None
 
-    def push(self, frame: dict[str, Any]) -> dict[str, Any]:
+    def push(self, frame: Any) -> Any:
         self.stack.append(frame)
         return frame
 
-    def pop(self) -> dict[str, Any]:
+    def pop(self) -> Any:
         return self.stack.pop()
 
-    def frames(self, kind: str) -> list[dict[str, Any]]:
+    def frames(self, kind: str) -> list[Any]:
         return [f for f in self.stack if f["kind"] == kind]
 
 
-def new_frame(data: dict[str, Any], kind: str, **fields: Any) -> dict[str, Any]:
+B = TypeVar("B", bound=FrameStack, contravariant=True)
+F = TypeVar("F", contravariant=True)
+
+
+class Handler(Protocol[B, F]):
+    """What the frame machine asks of the handler of one frame kind."""
+
+    def decisions(self, board: B, frame: F) -> list[Decision]:
+        """The questions this frame asks now (empty: it moves on by itself)."""
+        ...
+
+    def legal(self, board: B, frame: F, decision: Decision) -> list[Order]:
+        """The legal answers to one of its decisions."""
+        ...
+
+    def apply(self, board: B, frame: F, decision: Decision, order: Order) -> None:
+        """Take an answer; raises IllegalOrder (the engine works on a copy, so nothing is left half done)."""
+        ...
+
+    def step(self, board: B, frame: F) -> bool:
+        """Move on without asking; False when the frame waits for an answer."""
+        ...
+
+
+class Automatic(Generic[B, F]):
+    """A frame kind that never asks: it only steps (a combat's resolution, the chit cup)."""
+
+    def decisions(self, board: B, frame: F) -> list[Decision]:
+        return []
+
+    def legal(self, board: B, frame: F, decision: Decision) -> list[Order]:
+        return []
+
+    def apply(self, board: B, frame: F, decision: Decision, order: Order) -> None:  # pragma: no cover
+        raise AssertionError(f"{type(self).__name__} never asks, so it takes no answer")
+
+    @abstractmethod
+    def step(self, board: B, frame: F) -> bool: ...
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One stage of a fixed sequence, with the rule it comes from."""
+
+    name: str
+    rule: str
+
+
+class StageSequence:
+    """A fixed sequence of stages in rulebook order: the handler asks it what comes next."""
+
+    def __init__(self, *stages: Stage):
+        self.stages = stages
+        self._index = {stage.name: number for number, stage in enumerate(stages)}
+
+    @property
+    def first(self) -> str:
+        return self.stages[0].name
+
+    def after(self, stage: str) -> str:
+        """The stage that follows `stage`; raises KeyError for an unknown or the last stage."""
+        return self.stages[self._index[stage] + 1].name
+
+    def rule(self, stage: str) -> str:
+        return self.stages[self._index[stage]].rule
+
+    def __contains__(self, stage: object) -> bool:
+        return stage in self._index
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return (stage.name for stage in self.stages)
+
+
+def new_frame(data: Any, kind: str, **fields: Any) -> Any:
     """A frame with a game-unique id (the id keys its decisions, so deadlines restart per frame)."""
     data["next_id"] += 1
     frame = {"kind": kind, "id": data["next_id"], "asked": 0}
@@ -46,7 +145,7 @@ def new_frame(data: dict[str, Any], kind: str, **fields: Any) -> dict[str, Any]:
     return frame
 
 
-def ask(frame: Mapping[str, Any], role: str, kind: str, prompt: str, options: Sequence[str], default: str,
+def ask(frame: Any, role: str, kind: str, prompt: str, options: Sequence[str], default: str,
         secret: bool = False, deadline: str = "phase", interrupts: str | None = None,
         context: Mapping[str, Any] | None = None) -> Decision:
     """A decision whose key changes after every answer the frame takes (so deadlines restart)."""
@@ -55,46 +154,43 @@ def ask(frame: Mapping[str, Any], role: str, kind: str, prompt: str, options: Se
                     dict(context or {}))
 
 
-def answered(frame: dict[str, Any]) -> None:
+def answered(frame: Any) -> None:
     frame["asked"] += 1
 
 
-class FrameStackEngine:
+class FrameStackEngine(EngineBase[S]):
     """The decision machinery shared by the frame-stack games (VMT, Across the Narva).
 
-    A game supplies `handlers` (frame kind -> handler with decisions/legal/apply/step), `grammar`,
-    `title`, and `make_board(data, rng)` wrapping a state in its Board; this class answers the
-    engine contract's pending / legal_orders / apply and runs the automatic steps in between.
+    A game supplies `handlers` (frame kind -> Handler), `info`, `grammar`, and `make_board(data, rng)`
+    wrapping a state in its Board; this class answers the engine contract's pending / legal_orders /
+    apply and runs the automatic steps in between.
     """
 
-    handlers: Mapping[str, Any] = {}
-    grammar: Any = None
-    title = ""
+    handlers: Mapping[str, Handler[Any, Any]] = {}
     settle_limit = 100_000
 
-    def make_board(self, data: dict[str, Any], rng: Any) -> Any:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def make_board(self, data: S, rng: Rng | None) -> Any: ...
 
-    def _board(self, state: dict[str, Any], rng: Any = None, copy: bool = False) -> Any:
+    def _board(self, state: S, rng: Rng | None = None, copy: bool = False) -> Any:
         # Engines never change their input: answers work on a deep copy (pickle is the fastest).
         data = pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)) if copy else state
         return self.make_board(data, rng)
 
-    def pending(self, state: dict[str, Any]) -> list[Decision]:
-        if state["result"] is not None or not state["stack"]:
+    def pending(self, state: S) -> list[Decision]:
+        stack_state: Any = state
+        if stack_state["result"] is not None or not stack_state["stack"]:
             return []
         board = self._board(state)
         frame = board.top()
         return self.handlers[frame["kind"]].decisions(board, frame)
 
-    def legal_orders(self, state: dict[str, Any], decision: Decision) -> list[Any]:
+    def legal_orders(self, state: S, decision: Decision) -> list[Order]:
         board = self._board(state)
         frame = board.top()
         return self.handlers[frame["kind"]].legal(board, frame, decision)
 
-    def apply(self, state: dict[str, Any], role: str, order: Any, rng: Any) -> tuple[dict[str, Any], list[Any]]:
-        from moderator.core.errors import WrongDecision
-
+    def apply(self, state: S, role: str, order: Order, rng: Rng) -> tuple[S, list[Event]]:
         mine = [d for d in self.pending(state) if d.role == role]
         if not mine:
             raise WrongDecision(f"nothing is asked of the {role} player now")
@@ -104,10 +200,10 @@ class FrameStackEngine:
         board = self._board(state, rng, copy=True)
         frame = board.top()
         self.handlers[frame["kind"]].apply(board, frame, decision, order)
-        self._settle(board)
-        return board.data, board.events
+        self.settle(board)
+        return board.data, board.events  # type: ignore[no-any-return]
 
-    def _settle(self, board: Any) -> None:
+    def settle(self, board: Any) -> None:
         """Run every automatic step until somebody must decide or the game is over."""
         for _ in range(self.settle_limit):
             if board.data["result"] is not None or not board.stack:
@@ -115,4 +211,4 @@ class FrameStackEngine:
             frame = board.top()
             if not self.handlers[frame["kind"]].step(board, frame):
                 return
-        raise RuntimeError(f"{self.title} did not settle")
+        raise RuntimeError(f"{self.info.title} did not settle")

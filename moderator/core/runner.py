@@ -67,8 +67,7 @@ class Advance:
 
 def period_of(engine: Engine, state: object) -> str | None:
     """The engine's current period for keyed orders (None when the game has none)."""
-    period = getattr(engine, "period", None)
-    return period(state) if period is not None else None
+    return engine.period(state)
 
 
 class Runner:
@@ -76,7 +75,7 @@ class Runner:
         self.engine = engine
         self._cached_view: tuple[object, str, object] | None = None
         self._defaults: dict[str, list[Standing]] = {}
-        for default in engine.standing_defaults():
+        for default in engine.info.standing_defaults:
             self._defaults.setdefault(default.kind, []).append(Standing(default.kind, default.answer))
 
     # ------------------------------------------------------------------ public

@@ -28,13 +28,13 @@ def write_html_archive(app, game_id: str, out: Path) -> Path:
         seed = game.seed_hex if finished else None
         commitment = game.commitment
         result = json.loads(game.result_json or "{}")
-    text_template, html_template = situation_templates(app.environment, engine.id)
+    text_template, html_template = situation_templates(app.environment, engine.info.id)
     pages: list[dict] = []
     current: dict | None = None
     last_state = None
     for seq, state, events in replay_steps(app, game_id):
         label = engine.phase_label(state)
-        title = engine.phase_title(state) if hasattr(engine, "phase_title") else label
+        title = engine.phase_title(state)
         if current is None or current["label"] != label:
             if current is not None:
                 pages.append(current)
@@ -48,14 +48,13 @@ def write_html_archive(app, game_id: str, out: Path) -> Path:
         view = engine.view(page["state"], OBSERVER)
         page["file"] = f"phase-{number:03d}.html"
         page["map"] = None
-        if hasattr(engine, "map_png"):
-            png = engine.map_png(view)
-            if png:
-                page["map"] = f"phase-{number:03d}.png"
-                (out / page["map"]).write_bytes(png)
+        png = engine.map_png(view)
+        if png:
+            page["map"] = f"phase-{number:03d}.png"
+            (out / page["map"]).write_bytes(png)
         page["view"] = view
     for number, page in enumerate(pages):
-        html = render(app.environment, "archive/phase.html.j2", game_id=game_id, title=engine.title, page=page,
+        html = render(app.environment, "archive/phase.html.j2", game_id=game_id, title=engine.info.title, page=page,
                       previous=pages[number - 1]["file"] if number else None,
                       next=pages[number + 1]["file"] if number + 1 < len(pages) else None,
                       situation_html=html_template, view=page["view"], role=OBSERVER)
@@ -63,15 +62,15 @@ def write_html_archive(app, game_id: str, out: Path) -> Path:
     reveal = None
     if finished and last_state is not None:
         reveal = {"view": engine.view(last_state, REFEREE), "file": "reveal.html"}
-        reveal_map = engine.map_png(reveal["view"]) if hasattr(engine, "map_png") else None
+        reveal_map = engine.map_png(reveal["view"])
         if reveal_map:
             (out / "reveal.png").write_bytes(reveal_map)
         (out / "reveal.html").write_text(render(
-            app.environment, "archive/reveal.html.j2", game_id=game_id, title=engine.title, view=reveal["view"],
+            app.environment, "archive/reveal.html.j2", game_id=game_id, title=engine.info.title, view=reveal["view"],
             situation_html=html_template, role=REFEREE, has_map=bool(reveal_map), seed=seed, result=result))
         (out / "archive.json").write_text(json.dumps(export_archive(app, game_id), indent=1, sort_keys=True))
     index = out / "index.html"
-    index.write_text(render(app.environment, "archive/index.html.j2", game_id=game_id, title=engine.title,
+    index.write_text(render(app.environment, "archive/index.html.j2", game_id=game_id, title=engine.info.title,
                             pages=pages, finished=finished, reveal=reveal, seed=seed, commitment=commitment,
                             result=result))
     return index

@@ -98,7 +98,7 @@ class Controls:
         seat.secret = secret
         table.session.add(seat)
         self.app.mailroom._notice(table.session, table, address, role, "You take over a seat", [
-            f"The referee has given you the seat '{role}' in {table.game.id} ({table.engine.title}).",
+            f"The referee has given you the seat '{role}' in {table.game.id} ({table.engine.info.title}).",
             f"Your secret is {secret}. Every report repeats it. Send STATUS or RESEND for the situation."],
             envelope=[f"GAME {table.game.id}", f"ROLE {role}", f"SECRET {secret}"], kind="notice")
         if old:

@@ -13,7 +13,6 @@ from typing import Any, Mapping
 from sqlmodel import Session, func, select
 
 from moderator.core.contract import Event
-from moderator.core.errors import ModeratorError, UnknownGame
 from moderator.core.rng import commitment, new_seed
 from moderator.registry import Registry
 from moderator.service.table import Table, dumps, load_table, secret_hash
@@ -44,11 +43,8 @@ def create_game(session: Session, registry: Registry, now: datetime, engine_id: 
                 game_id: str | None = None, observers: Mapping[str, str] | None = None) -> CreatedGame:
     """Create a game in the 'forming' state with one invitation per role."""
     engine = registry.get(engine_id)
-    scenarios = {s.name: s for s in engine.scenarios()}
-    scenario = scenario or next(iter(scenarios))
-    if scenario not in scenarios:
-        raise UnknownGame(f"{engine_id} has no scenario '{scenario}' (scenarios: {', '.join(scenarios)})")
-    chosen = _check_options(engine, options or {})
+    scenario = engine.info.scenario(scenario).name
+    chosen = engine.info.chosen_options(options or {})  # raises OptionError
     if game_id is None:
         count = session.exec(select(func.count()).select_from(Game).where(Game.engine == engine_id)).one()
         game_id = f"{engine_id}-{count + 1:04d}"
@@ -64,7 +60,7 @@ def create_game(session: Session, registry: Registry, now: datetime, engine_id: 
                 settings_json=dumps(dict(settings or {})))
     session.add(game)
     invitations = {}
-    for role in engine.roles(scenario):
+    for role in engine.info.roles(scenario):
         token = new_secret()
         invitations[role] = token
         session.add(Seat(game_id=game_id, role=role, address=(addresses or {}).get(role, "").lower(),
@@ -73,29 +69,6 @@ def create_game(session: Session, registry: Registry, now: datetime, engine_id: 
         session.add(Seat(game_id=game_id, role=name, kind="observer", address=address.lower(), joined_at=now))
     session.flush()
     return CreatedGame(game_id, game.commitment, invitations, referee_secret)
-
-
-def _check_options(engine, options: Mapping[str, Any]) -> dict[str, Any]:
-    specs = {spec.name: spec for spec in engine.option_specs()}
-    chosen = {name: spec.default for name, spec in specs.items()}
-    for name, value in options.items():
-        if name not in specs:
-            raise ModeratorError(f"{engine.id} has no option '{name}' (options: {', '.join(specs) or 'none'})")
-        spec = specs[name]
-        if spec.choices and value not in spec.choices:
-            converted = _convert(value, spec.choices)
-            if converted is None:
-                raise ModeratorError(f"option {name} must be one of {', '.join(map(str, spec.choices))}")
-            value = converted
-        chosen[name] = value
-    return chosen
-
-
-def _convert(value: Any, choices: tuple[Any, ...]) -> Any:
-    for choice in choices:
-        if str(choice).lower() == str(value).lower():
-            return choice
-    return None
 
 
 def find_invitation(session: Session, token: str) -> Seat | None:

@@ -376,7 +376,7 @@ class Mailroom:
                                                  envelope.join_name or letter.sender_name, tz, contribution)
         seat = table.seats[seat.role]
         paragraphs = [
-            f"Welcome to {table.game.id} ({table.engine.title}). You hold the seat '{seat.role}'.",
+            f"Welcome to {table.game.id} ({table.engine.info.title}). You hold the seat '{seat.role}'.",
             f"Your secret is {secret}. Every order message needs it; every report repeats it in its "
             f"'How to answer' block, so replying to a report is enough.",
             f"Your contribution to the dice: '{contribution}'. It is mixed with the moderator's seed, "
@@ -456,7 +456,7 @@ class Mailroom:
         # Notices are not replayed, so a random part is fine (and needs no query).
         message_id = message_id or make_message_id(kind, game_id, role, 0, addressing.domain,
                                                    salt=secrets.token_hex(8))
-        subject = f"[{game_id}/{role}] {table.engine.title}" if table else f"{addressing.orders_name}: {title}"
+        subject = f"[{game_id}/{role}] {table.engine.info.title}" if table else f"{addressing.orders_name}: {title}"
         heading = f"{game_id}: {title}" if table else title
         in_reply_to = ""
         if table and role in table.seats:
@@ -491,7 +491,7 @@ class Mailroom:
     def status_text(self, table: Table, seat: Seat) -> str:
         engine = table.engine
         pending = engine.pending(table.state)
-        lines = [f"{table.game.id}: {engine.title}", f"Phase: {phase_title(engine, table.state)} "
+        lines = [f"{table.game.id}: {engine.info.title}", f"Phase: {phase_title(engine, table.state)} "
                  f"({table.game.phase_label})", f"Status: {table.game.status}", ""]
         deadlines = {}
         for other in table.players():

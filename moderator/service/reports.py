@@ -75,8 +75,8 @@ def compose_report(engine: Engine, environment: Environment, addressing: Address
                    state: Any, events: Sequence[Event], payload: dict[str, Any]) -> Outgoing:
     """Build one report mail from the role's view, its visible events and the logged payload."""
     context, view = report_context(engine, environment, addressing, game_id, state, events, payload)
-    map_png = engine.map_png(view) if hasattr(engine, "map_png") else None
-    detail_png = engine.map_detail_png(view) if map_png and hasattr(engine, "map_detail_png") else None
+    map_png = engine.map_png(view)
+    detail_png = engine.map_detail_png(view) if map_png else None
     if not map_png:
         context["map_cid"] = None
     context["detail_cid"] = f"detail.{game_id}.{payload['seq']}@{addressing.domain}" if detail_png else None
@@ -147,7 +147,7 @@ def report_context(engine: Engine, environment: Environment, addressing: Address
     tz = payload.get("tz", "UTC")
     lines = [narrate(engine, event, view_role) for event in events if event.is_visible_to(view_role)]
     decisions = [] if payload.get("observer") else decisions_for(engine, state, role, payload.get("deadlines", {}), tz)
-    text_template, html_template = situation_templates(environment, engine.id)
+    text_template, html_template = situation_templates(environment, engine.info.id)
     outcome = payload.get("outcome")
     heading = payload["heading"]
     map_cid = f"map.{game_id}.{payload['seq']}@{addressing.domain}"
@@ -178,5 +178,5 @@ def compose_notice(environment: Environment, addressing: Addressing, recipient: 
 def help_text(environment: Environment, engine: Engine) -> str:
     grammar = engine.grammar
     kinds = sorted({spec.kind for spec in grammar.specs})
-    return render(environment, "mail/help.txt.j2", title=engine.title, sections=grammar.help_sections(),
+    return render(environment, "mail/help.txt.j2", title=engine.info.title, sections=grammar.help_sections(),
                   conditions=list(grammar.conditions.values()), kinds=kinds)

@@ -70,7 +70,7 @@ class Table:
 
     @property
     def player_roles(self) -> tuple[str, ...]:
-        return self.engine.roles(self.game.scenario)
+        return self.engine.info.roles(self.game.scenario)
 
     def seat(self, role: str) -> Seat | None:
         return self.seats.get(role)

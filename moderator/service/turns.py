@@ -184,7 +184,7 @@ class TurnRunner:
         payload: dict[str, Any] = {
             "role": seat.role, "observer": observer, "address": seat.address, "seq": seq,
             "from_seq": from_seq, "message_id": message_id, "date": now.isoformat(), "tz": seat.timezone,
-            "subject": f"[{table.game.id}/{seat.role}] {engine.title}",
+            "subject": f"[{table.game.id}/{seat.role}] {engine.info.title}",
             "heading": f"{table.game.id}: {phase_title(engine, table.state)} ({seat.role.replace('_', ' ').title()})",
             "in_reply_to": seat.last_report_message_id,
             "references": list(dict.fromkeys(r for r in (thread_root(table.game.id, seat.role, self.addressing.domain),
@@ -217,8 +217,7 @@ class TurnRunner:
 
 
 def phase_title(engine, state) -> str:
-    title = getattr(engine, "phase_title", None)
-    return title(state) if title else engine.phase_label(state)
+    return engine.phase_title(state)
 
 
 def describe_outcome(outcome) -> str:

@@ -72,9 +72,9 @@ def report_html(raw: bytes, folder: Path, width: int) -> Path:
 
 def a_report(tmp_path: Path, engine) -> bytes:
     app = make_app(tmp_path, registry=Registry([engine]))
-    roles = engine.roles(engine.scenarios()[0].name)
+    roles = engine.info.roles(engine.info.scenario().name)
     addresses = {role: f"{role}@players.test" for role in roles}
-    created = app.create_game(engine.id, addresses=addresses)
+    created = app.create_game(engine.info.id, addresses=addresses)
     for role in roles:
         app.receive(player_mail(addresses[role], f"JOIN {created.invitations[role]}\n"))
     return [r for r in outbox_rows(app) if r.kind == "report"][-1].raw
@@ -83,14 +83,14 @@ def a_report(tmp_path: Path, engine) -> bytes:
 @pytest.mark.parametrize("engine", [vmt, narva, duel], ids=["vmt", "narva", "duel"])
 @pytest.mark.parametrize("width", [375, 1024])
 def test_the_html_report_fits_and_its_map_loads(tmp_path, engine, width):
-    assert set(product_registry().ids) == {vmt.id, narva.id}  # every registered game is covered here
+    assert set(product_registry().ids) == {vmt.info.id, narva.info.id}  # every registered game is covered here
     page = report_html(a_report(tmp_path, engine), tmp_path, width)
     profile = tmp_path / "profile"
     window = max(width, 500)
     dom = chromium(f"--user-data-dir={profile}", f"--window-size={window},2400", "--dump-dom", page.as_uri())
     probe = json.loads(re.search(r"PROBE(\{.*?\})</title>", dom).group(1))
     ARTIFACTS.mkdir(exist_ok=True)
-    shot = ARTIFACTS / f"report-{engine.id}-{width}.png"
+    shot = ARTIFACTS / f"report-{engine.info.id}-{width}.png"
     chromium(f"--user-data-dir={profile}", f"--window-size={window},2400", f"--screenshot={shot}", page.as_uri())
     assert shot.exists() and shot.stat().st_size > 10_000
     assert probe["scroll"] <= width, probe  # no horizontal scrolling

@@ -20,8 +20,9 @@ import json
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from moderator.core.contract import (OBSERVER, REFEREE, Decision, Event, OptionSpec, Outcome,
-                                     ScenarioInfo, StandingDefault)
+from moderator.core.contract import (REFEREE, Decision, Event, GameInfo, OptionSpec, Outcome, ScenarioInfo,
+                                     StandingDefault)
+from moderator.core.engine_base import EngineBase
 from moderator.core.errors import IllegalOrder, WrongDecision
 from moderator.core.grammar import ConditionSpec, Grammar, Lexicon, Order, OrderSpec
 from moderator.core.rng import Rng
@@ -58,29 +59,17 @@ GRAMMAR = Grammar(
 )
 
 
-class DuelEngine:
-    id = "duel"
-    title = "Duel (test game)"
+INFO = GameInfo(
+    id="duel", title="Duel (test game)",
+    scenarios=(ScenarioInfo("standard", "Standard duel", ROLES, "Two sides, eight rounds."),),
+    options=(OptionSpec("rounds", ROUNDS, (4, 8, 12), "number of rounds"),),
+    standing_defaults=(StandingDefault("react", "NONE"),))
+
+
+class DuelEngine(EngineBase[dict[str, Any]]):
+    info = INFO
     grammar = GRAMMAR
     templates_dir = Path(__file__).parent / "templates"
-    state_version = 1
-
-    # ------------------------------------------------------------------ metadata
-
-    def scenarios(self) -> Sequence[ScenarioInfo]:
-        return [ScenarioInfo("standard", "Standard duel", ROLES, "Two sides, eight rounds.")]
-
-    def option_specs(self) -> Sequence[OptionSpec]:
-        return [OptionSpec("rounds", ROUNDS, (4, 8, 12), "number of rounds")]
-
-    def roles(self, scenario: str) -> tuple[str, ...]:
-        return ROLES
-
-    def standing_defaults(self) -> Sequence[StandingDefault]:
-        return [StandingDefault("react", "NONE")]
-
-    def map_png(self, view: Mapping[str, Any]) -> bytes | None:
-        return None
 
     # ------------------------------------------------------------------ state
 
@@ -88,22 +77,13 @@ class DuelEngine:
         cards = {f"C{n:02d}": VALUES[n % 6] for n in range(18)}
         deck = rng.shuffle(sorted(cards), "initial deck", stream="deck")
         state = {
-            "version": self.state_version, "cards": cards, "deck": deck, "discard": [],
+            "version": INFO.state_version, "cards": cards, "deck": deck, "discard": [],
             "hands": {r: [] for r in ROLES}, "hp": {r: MAX_HP for r in ROLES},
             "round": 1, "rounds": int(options.get("rounds", ROUNDS)), "active": "north",
             "phase": "act", "commits": {}, "last_loser": None, "log_round": [],
         }
         for role in ROLES:
             self._refill(state, role, rng)
-        return state
-
-    def dump_state(self, state: dict[str, Any]) -> str:
-        return json.dumps(state, sort_keys=True, separators=(",", ":"))
-
-    def load_state(self, text: str) -> dict[str, Any]:
-        state = json.loads(text)
-        if state.get("version") != self.state_version:
-            raise ValueError("unsupported duel state version")
         return state
 
     def progress(self, state: dict[str, Any]) -> tuple[int, int]:

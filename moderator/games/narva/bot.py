@@ -13,19 +13,12 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
-from moderator.demo import ReportMail
+from moderator.core.bots import ReportMail
+from moderator.games.narva.scenario import Scenario
 
 LINE = re.compile(r"^  (\d{4})  (.*)$")
 UNIT = re.compile(r"([A-Za-z0-9\-]+/[A-Za-z0-9/\-]+) (\d+)-(\d+)-(\d+)")
-
-
-@lru_cache(maxsize=1)
-def public_map():
-    from moderator.games.narva.scenario import load_scenario
-
-    return load_scenario("campaign")
 
 
 def parse_report(text: str) -> tuple[dict[str, list[tuple[str, int]]], dict[str, list[str]], int]:
@@ -58,6 +51,7 @@ def parse_report(text: str) -> tuple[dict[str, list[tuple[str, int]]], dict[str,
 @dataclass
 class NarvaBrain:
     side: str
+    public_map: Scenario  # the map everybody may see: terrain, hexes, distances
 
     def orders(self, report: ReportMail, rng: random.Random) -> list[str]:
         out: list[str] = []
@@ -74,7 +68,7 @@ class NarvaBrain:
 
     def plan(self, text: str, rng: random.Random) -> list[str]:
         own, enemy, turn = parse_report(text)
-        s = public_map()
+        s = self.public_map
         hqs = sorted(u for units in own.values() for u, _ in units if u.endswith("/HQ"))
         where = {u: h for h, units in own.items() for u, _ in units}
         attack_of = {u: a for units in own.values() for u, a in units}
@@ -125,16 +119,14 @@ class NarvaBrain:
             lines += self._reinforcement_moves(text, own)
         return lines
 
-    @staticmethod
-    def _german_should_attack(own, enemy, target, where, units) -> bool:
-        s = public_map()
+    def _german_should_attack(self, own, enemy, target, where, units) -> bool:
+        s = self.public_map
         adjacent = [u for u in units if s.distance(where[u], target) == 1]
         return len(adjacent) >= 2
 
-    @staticmethod
-    def _reinforcement_moves(text: str, own) -> list[str]:
+    def _reinforcement_moves(self, text: str, own) -> list[str]:
         """Arriving German units head for the rollbahn near Narva."""
-        s = public_map()
+        s = self.public_map
         coming = re.findall(r"turn (\d+) at ([A-C]): (\S+) \(German\)", text)
         turn = re.search(r"Turn (\d+) of", text)
         now = int(turn.group(1)) if turn else 1
@@ -146,5 +138,5 @@ class NarvaBrain:
         return lines
 
 
-def brains() -> dict[str, NarvaBrain]:
-    return {"german": NarvaBrain("german"), "soviet": NarvaBrain("soviet")}
+def brains(public_map: Scenario) -> dict[str, NarvaBrain]:
+    return {"german": NarvaBrain("german", public_map), "soviet": NarvaBrain("soviet", public_map)}

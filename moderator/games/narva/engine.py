@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
-from moderator.core.contract import REFEREE, Decision, Event, OptionSpec, Outcome, ScenarioInfo, StandingDefault
+from moderator.core.bots import Brain
+from moderator.core.contract import (REFEREE, Decision, Event, GameInfo, OptionSpec, Outcome, ScenarioInfo,
+                                     StandingDefault, View)
 from moderator.core.frames import FrameStackEngine
+from moderator.core.grammar import Lexicon
 from moderator.core.rng import Rng
-from moderator.games.narva import actions, advance, barrage, combat, command, hq, losses, reinforce, retreat, sequence
+from moderator.games.narva import (actions, advance, barrage, combat, command, conditions, hq, losses, mapdraw, narrate,
+                                   reinforce, retreat, sequence)
 from moderator.games.narva.board import SIDES, Board
+from moderator.games.narva.bot import brains
 from moderator.games.narva.orders import GRAMMAR
-from moderator.games.narva.scenario import Scenario, load_scenario
+from moderator.games.narva.scenario import check_scenario, scenario_named
 from moderator.games.narva.setup import STATE_VERSION, initial_state
+from moderator.games.narva.views import build_view, lexicon_for
 
 HANDLERS = {
     "turn": sequence.Turn(), "cup": command.CommandPhase(), "command": command.CommandActivation(),
@@ -53,55 +57,27 @@ STANDING = [
 ]
 
 
-@lru_cache(maxsize=4)
-def scenario_named(name: str) -> Scenario:
-    return load_scenario(name)
+INFO = GameInfo(
+    id="narva", title="Across the Narva",
+    scenarios=(ScenarioInfo("campaign", "The Soviet assault on Estonia, 2 February - 25 April 1944", SIDES,
+                            "Twelve weekly turns on the Narva front; chits drawn from one cup."),),
+    options=tuple(OPTIONS), standing_defaults=tuple(STANDING), state_version=STATE_VERSION)
 
 
-class NarvaEngine(FrameStackEngine):
-    id = "narva"
-    title = "Across the Narva"
+class NarvaEngine(FrameStackEngine[dict[str, Any]]):
+    info = INFO
     grammar = GRAMMAR
     handlers = HANDLERS
-    templates_dir = None
-
-    # ------------------------------------------------------------------ metadata
-
-    def scenarios(self) -> Sequence[ScenarioInfo]:
-        return [ScenarioInfo("campaign", "The Soviet assault on Estonia, 2 February - 25 April 1944", SIDES,
-                             "Twelve weekly turns on the Narva front; chits drawn from one cup.")]
-
-    def option_specs(self) -> Sequence[OptionSpec]:
-        return OPTIONS
-
-    def roles(self, scenario: str) -> tuple[str, ...]:
-        return SIDES
-
-    def standing_defaults(self) -> Sequence[StandingDefault]:
-        return STANDING
 
     # ------------------------------------------------------------------ state
 
     def setup(self, scenario: str, options: Mapping[str, Any], rng: Rng) -> dict[str, Any]:
-        chosen = {spec.name: spec.default for spec in OPTIONS}
-        chosen.update(options)
-        for spec in OPTIONS:
-            if chosen[spec.name] not in spec.choices:
-                raise ValueError(f"option {spec.name} must be one of {', '.join(map(str, spec.choices))}")
+        chosen = INFO.chosen_options(options)
         data = initial_state(scenario_named(scenario), scenario, chosen)
         board = Board(data, scenario_named(scenario), rng)
         sequence.start_turn(board)
-        self._settle(board)
+        self.settle(board)
         return data
-
-    def dump_state(self, state: dict[str, Any]) -> str:
-        return json.dumps(state, sort_keys=True, separators=(",", ":"))
-
-    def load_state(self, text: str) -> dict[str, Any]:
-        state = json.loads(text)
-        if state.get("version") != STATE_VERSION:
-            raise ValueError(f"Narva state version {state.get('version')} is not {STATE_VERSION}")
-        return state
 
     def make_board(self, data: dict[str, Any], rng: Rng | None) -> Board:
         return Board(data, scenario_named(data["scenario"]), rng)
@@ -111,6 +87,8 @@ class NarvaEngine(FrameStackEngine):
         if result is None:
             return None
         return Outcome(result["winner"], result["reason"], {"Soviet VP": result["vp"], "level": result["level"]})
+
+    # ------------------------------------------------------------------ where the game stands
 
     def period(self, state: dict[str, Any]) -> str:
         """Keyed (ON) orders last one turn."""
@@ -144,25 +122,17 @@ class NarvaEngine(FrameStackEngine):
 
     # ------------------------------------------------------------------ views
 
-    def view(self, state: dict[str, Any], role: str) -> dict[str, Any]:
-        from moderator.games.narva.views import build_view
-
+    def view(self, state: dict[str, Any], role: str) -> View:
         return build_view(self._board(state), role)
 
-    def lexicon(self, state: dict[str, Any], role: str):
-        from moderator.games.narva.views import lexicon_for
-
+    def lexicon(self, state: dict[str, Any], role: str) -> Lexicon:
         return lexicon_for(self._board(state), role)
 
     def narrate(self, event: Event, role: str) -> str:
-        from moderator.games.narva.narrate import narrate
+        return narrate.narrate(event, role)
 
-        return narrate(event, role)
-
-    def condition(self, name: str, view: Mapping[str, Any], decision: Decision, args: Sequence[str]) -> bool:
-        from moderator.games.narva.conditions import evaluate
-
-        return evaluate(name, view, decision, args)
+    def condition(self, name: str, view: View, decision: Decision, args: Sequence[str]) -> bool:
+        return conditions.evaluate(name, view, decision, args)
 
     def secrets(self, state: dict[str, Any], role: str) -> set[str]:
         """Under fog: the ids of `role`'s units hidden beneath the top of their stacks now."""
@@ -175,20 +145,19 @@ class NarvaEngine(FrameStackEngine):
                 hidden.update(units[1:])
         return hidden
 
-    def map_png(self, view: Mapping[str, Any]) -> bytes | None:
-        from moderator.games.narva.mapdraw import draw_map
+    def map_png(self, view: View) -> bytes | None:
+        return mapdraw.draw_map(view)
 
-        return draw_map(view)
+    def map_detail_png(self, view: View) -> bytes | None:
+        return mapdraw.draw_detail(view)
 
-    def map_detail_png(self, view: Mapping[str, Any]) -> bytes | None:
-        from moderator.games.narva.mapdraw import draw_detail
+    # ------------------------------------------------------------------ data and demo
 
-        return draw_detail(view)
+    def check_scenario(self, name: str) -> None:
+        check_scenario(name)
 
-    def demo_brains(self) -> dict[str, Any]:
-        from moderator.games.narva.bot import brains
-
-        return brains()
+    def bots(self, scenario: str) -> Mapping[str, Brain]:
+        return brains(scenario_named(scenario))
 
 
 engine = NarvaEngine()

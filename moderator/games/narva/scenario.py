@@ -24,6 +24,8 @@ scenario object; they never re-validate.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import re
 from collections import Counter, defaultdict, deque
 from dataclasses import dataclass
@@ -2115,3 +2117,14 @@ def _check_victory(s: Scenario) -> list[str]:
     if sum(1 for v in m.victory_levels if v.historical) != 1:
         problems.append("scenario: exactly one victory level is the historical result (rule 13.2)")
     return problems
+
+
+@lru_cache(maxsize=4)
+def scenario_named(name: str) -> Scenario:
+    """The named scenario of the repository's data, loaded once per process (keyed by name)."""
+    return load_scenario(name)
+
+
+def check_scenario(name: str) -> None:
+    """Load the named scenario afresh and validate it in full; raises ScenarioError listing the problems."""
+    load_scenario(name)

@@ -12,7 +12,9 @@ import random
 import re
 from dataclasses import dataclass, field
 
-from moderator.demo import ReportMail
+from moderator.core.bots import ReportMail
+from moderator.games.vmt.board import geography
+from moderator.games.vmt.scenario import Scenario
 
 SECTION = re.compile(r"^([A-Z][A-Z ()]+):?$")
 
@@ -55,15 +57,14 @@ def parse_report(text: str) -> dict:
 @dataclass
 class VmtBrain:
     side: str
+    public_map: Scenario  # the map everybody may see
     filed_standing: bool = False
     cards_this_phase: int = 0
     last_phase: str = ""
     memory: dict = field(default_factory=dict)
 
     def orders(self, report: ReportMail, rng: random.Random) -> list[str]:
-        from moderator.games.vmt.engine import scenario_named
-
-        scenario = scenario_named("campaign")
+        scenario = self.public_map
         seen = parse_report(report.text)
         seen["held"] = "SCRIPT HELD" in report.text
         lines: list[str] = []
@@ -143,11 +144,9 @@ class VmtBrain:
         return "END"
 
 
-def scenario_neighbours(scenario, area: str) -> tuple[str, ...]:
-    from moderator.games.vmt.board import geography
-
+def scenario_neighbours(scenario: Scenario, area: str) -> tuple[str, ...]:
     return geography(scenario).neighbours(area)
 
 
-def brains() -> dict[str, VmtBrain]:
-    return {"axis": VmtBrain("axis"), "soviet": VmtBrain("soviet")}
+def brains(public_map: Scenario) -> dict[str, VmtBrain]:
+    return {"axis": VmtBrain("axis", public_map), "soviet": VmtBrain("soviet", public_map)}

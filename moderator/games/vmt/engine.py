@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
-from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from moderator.core.contract import (OBSERVER, REFEREE, Decision, Event, OptionSpec, Outcome, ScenarioInfo,
-                                     StandingDefault)
+from moderator.core.bots import Brain
+from moderator.core.contract import Decision, Event, GameInfo, OptionSpec, Outcome, ScenarioInfo, StandingDefault, View
 from moderator.core.frames import FrameStackEngine
+from moderator.core.grammar import Lexicon
 from moderator.core.rng import Rng
-from moderator.games.vmt import activation, combat, fire, sequence, setup
+from moderator.games.vmt import activation, combat, conditions, fire, mapdraw, narrate, sequence, setup
 from moderator.games.vmt.board import SIDES, Board
+from moderator.games.vmt.bot import brains
+from moderator.games.vmt.frames import new_frame
 from moderator.games.vmt.orders import GRAMMAR
-from moderator.games.vmt.scenario import Scenario, load_scenario
+from moderator.games.vmt.scenario import check_scenario, scenario_named
 from moderator.games.vmt.views import build_view, lexicon_for
 
 STATE_VERSION = 1
@@ -53,58 +53,32 @@ STANDING = [
 ]
 
 
-@lru_cache(maxsize=4)
-def scenario_named(name: str) -> Scenario:
-    return load_scenario(name)
+INFO = GameInfo(
+    id="vmt", title="Von Manstein's Triumph",
+    scenarios=(ScenarioInfo("campaign", "The campaign, June 7 to July 14, 1942", SIDES,
+                            "The Axis assault on Sevastopol; 13 turns."),),
+    options=tuple(OPTIONS), standing_defaults=tuple(STANDING), state_version=STATE_VERSION)
 
 
-class VmtEngine(FrameStackEngine):
-    id = "vmt"
-    title = "Von Manstein's Triumph"
+class VmtEngine(FrameStackEngine[dict[str, Any]]):
+    info = INFO
     grammar = GRAMMAR
     handlers = HANDLERS
     settle_limit = 10_000
 
-    # ------------------------------------------------------------------ metadata
-
-    def scenarios(self) -> Sequence[ScenarioInfo]:
-        return [ScenarioInfo("campaign", "The campaign, June 7 to July 14, 1942", SIDES,
-                             "The Axis assault on Sevastopol; 13 turns.")]
-
-    def option_specs(self) -> Sequence[OptionSpec]:
-        return OPTIONS
-
-    def roles(self, scenario: str) -> tuple[str, ...]:
-        return SIDES
-
-    def standing_defaults(self) -> Sequence[StandingDefault]:
-        return STANDING
-
     # ------------------------------------------------------------------ state
 
     def setup(self, scenario: str, options: Mapping[str, Any], rng: Rng) -> dict[str, Any]:
-        chosen = {spec.name: spec.default for spec in OPTIONS}
-        chosen.update(options)
+        chosen = INFO.chosen_options(options)
         data = setup.initial_state(scenario_named(scenario), chosen, rng)
         board = Board(data, scenario_named(scenario), rng)
         setup.deal(board)
         if chosen["setup"] == "free":
-            from moderator.games.vmt.frames import new_frame
-
             board.push(new_frame(board, "setup", filed=[], placements={s: {} for s in SIDES}, salts={}))
         else:
             setup.start_bombardment(board)
-        self._settle(board)
+        self.settle(board)
         return data
-
-    def dump_state(self, state: dict[str, Any]) -> str:
-        return json.dumps(state, sort_keys=True, separators=(",", ":"))
-
-    def load_state(self, text: str) -> dict[str, Any]:
-        state = json.loads(text)
-        if state.get("version") != STATE_VERSION:
-            raise ValueError(f"VMT state version {state.get('version')} is not {STATE_VERSION}")
-        return state
 
     def make_board(self, data: dict[str, Any], rng: Rng | None) -> Board:
         return Board(data, scenario_named(data["scenario"]), rng)
@@ -115,6 +89,8 @@ class VmtEngine(FrameStackEngine):
             return None
         return Outcome(result["winner"], result["reason"], {"axis VP": result["axis_vp"],
                                                             "soviet VP": result["soviet_vp"]})
+
+    # ------------------------------------------------------------------ where the game stands
 
     def phase_label(self, state: dict[str, Any]) -> str:
         if state["result"] is not None:
@@ -144,44 +120,37 @@ class VmtEngine(FrameStackEngine):
 
     # ------------------------------------------------------------------ views
 
-    def view(self, state: dict[str, Any], role: str) -> dict[str, Any]:
+    def view(self, state: dict[str, Any], role: str) -> View:
         return build_view(self._board(state), role)
 
-    def lexicon(self, state: dict[str, Any], role: str):
+    def lexicon(self, state: dict[str, Any], role: str) -> Lexicon:
         return lexicon_for(self._board(state), role)
 
     def narrate(self, event: Event, role: str) -> str:
-        from moderator.games.vmt.narrate import narrate
+        return narrate.narrate(event, role)
 
-        return narrate(event, role)
-
-    def condition(self, name: str, view: Mapping[str, Any], decision: Decision, args: Sequence[str]) -> bool:
-        from moderator.games.vmt.conditions import evaluate
-
-        return evaluate(name, view, decision, args)
+    def condition(self, name: str, view: View, decision: Decision, args: Sequence[str]) -> bool:
+        return conditions.evaluate(name, view, decision, args)
 
     def secrets(self, state: dict[str, Any], role: str) -> set[str]:
         """What only `role` knows now: where its blocks are with their strength (for leak tests)."""
         board = self._board(state)
         return {b for b in board.blocks_of(role)}
 
-    def map_png(self, view: Mapping[str, Any]) -> bytes | None:
-        from moderator.games.vmt.mapdraw import draw_map
+    def map_png(self, view: View) -> bytes | None:
+        return mapdraw.draw_map(view)
 
-        return draw_map(view)
+    def map_detail_png(self, view: View) -> bytes | None:
+        return mapdraw.draw_detail(view)
 
-    def map_detail_png(self, view: Mapping[str, Any]) -> bytes | None:
-        from moderator.games.vmt.mapdraw import draw_detail
+    # ------------------------------------------------------------------ data and demo
 
-        return draw_detail(view)
+    def check_scenario(self, name: str) -> None:
+        check_scenario(name)
 
-    def demo_brains(self) -> dict[str, Any]:
+    def bots(self, scenario: str) -> Mapping[str, Brain]:
         """Demo players that read their reports and write orders (see bot.py)."""
-        from moderator.games.vmt.bot import brains
-
-        return brains()
-
-    templates_dir = None
+        return brains(scenario_named(scenario))
 
 
 engine = VmtEngine()

@@ -15,6 +15,7 @@ from typing import Any, Mapping
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from moderator.games.vmt.scenario import scenario_named
 from moderator.maps.cells import WATER, area_cells
 
 WIDTH = 800  # pixels: readable at e-mail width
@@ -39,8 +40,6 @@ def font(size: int) -> ImageFont.FreeTypeFont:
 
 @lru_cache(maxsize=4)
 def geometry(scenario_name: str, width: int = WIDTH):
-    from moderator.games.vmt.engine import scenario_named
-
     scenario = scenario_named(scenario_name)
     geo = scenario.map.geometry
     scale = width / geo.width

@@ -19,6 +19,8 @@ Files (all in the scenario root):
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from collections import defaultdict, deque
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Literal
@@ -897,3 +899,14 @@ def _check_meta(s: Scenario) -> list[str]:
     if not all(1 <= r <= 6 for r in m.soviet_reinforcement_roll):
         problems.append("scenario: soviet_reinforcement_roll must list die faces 1-6")
     return problems
+
+
+@lru_cache(maxsize=4)
+def scenario_named(name: str) -> Scenario:
+    """The named scenario of the repository's data, loaded once per process (keyed by name)."""
+    return load_scenario(name)
+
+
+def check_scenario(name: str) -> None:
+    """Load the named scenario afresh and validate it in full; raises ScenarioError listing the problems."""
+    load_scenario(name)

@@ -16,7 +16,7 @@ from moderator.games.narva.engine import HANDLERS, engine, scenario_named
 from moderator.games.narva.setup import initial_state
 
 SCENARIO = scenario_named("campaign")
-DEFAULT_OPTIONS = {spec.name: spec.default for spec in engine.option_specs()}
+DEFAULT_OPTIONS = {spec.name: spec.default for spec in engine.info.options}
 
 
 class FixedDice(Rng):
@@ -64,7 +64,7 @@ def position(units: Mapping[str, str], *, turn: int = 1, options: Mapping[str, A
 
 def settle(board: Board) -> None:
     """Run automatic steps until a decision is needed (as the engine does after each answer)."""
-    engine._settle(board)
+    engine.settle(board)
 
 
 def decisions(board: Board):

@@ -154,7 +154,7 @@ class Position:
             raise AssertionError(f"nothing is asked of {side}; pending: {self.pending()}")
         lexicon = engine.lexicon(self.state, side)
         order = engine.grammar.parse(text, lexicon, kinds=[d.kind for d in decisions])
-        defaults = {d.kind: d.answer for d in engine.standing_defaults()}
+        defaults = {d.kind: d.answer for d in engine.info.standing_defaults}
         rng = ScriptedRng(dice)
         while not any(d.kind == order.kind for d in decisions):
             kind = decisions[0].kind
@@ -189,7 +189,7 @@ class Position:
 
     def close_windows(self, rng: Rng | None = None) -> None:
         """Answer open reaction windows of the `auto` kinds with the game's standing defaults."""
-        defaults = {d.kind: d.answer for d in engine.standing_defaults()}
+        defaults = {d.kind: d.answer for d in engine.info.standing_defaults}
         for _ in range(100):
             open_windows = [d for d in self.pending() if d.kind in self.auto]
             if not open_windows:

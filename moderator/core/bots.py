@@ -1,0 +1,97 @@
+"""The skeleton every demo player shares: reading a report mail as a person would, and the Brain
+that turns what it read into order lines.
+
+A bot knows only what its mail says.  `read_report` pulls the envelope lines and the open
+questions (with their options and defaults) out of a report's plain text; a game's Brain reads the
+rest of the text (its units, the enemy it can see) and writes the lines a careful player would.
+`RandomBrain` answers every question with one of the listed options.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from typing import Protocol
+
+DECISION = re.compile(r"^\s*\d+\. \[(?P<key>[^\]]+)\] (?P<prompt>.*)$")
+
+
+@dataclass
+class AskedDecision:
+    key: str
+    prompt: str
+    options: list[str]
+    default: str
+
+
+@dataclass
+class ReportMail:
+    text: str
+    subject: str
+    message_id: str
+    envelope: list[str]
+    decisions: list[AskedDecision]
+
+
+def read_report(text: str) -> tuple[list[str], list[AskedDecision]]:
+    """Pull the envelope lines and the open decisions out of a report's plain text."""
+    lines = text.split("\n")
+    envelope: list[str] = []
+    decisions: list[AskedDecision] = []
+    section = ""
+    current: AskedDecision | None = None
+    buffer: list[str] = []
+    mode = ""
+    for line in lines:
+        if re.match(r"^[A-Z][A-Z ]+$", line.strip()) and line.strip() == line.rstrip() and line.strip():
+            section = line.strip()
+            continue
+        if section == "HOW TO ANSWER":
+            stripped = line.strip()
+            for key in ("GAME ", "ROLE ", "SECRET "):
+                if stripped.startswith(key):
+                    envelope.append(stripped)
+        if section != "WHAT WE NEED FROM YOU":
+            continue
+        match = DECISION.match(line)
+        if match:
+            current = AskedDecision(match["key"], match["prompt"], [], "")
+            decisions.append(current)
+            mode = "prompt"
+            buffer = []
+            continue
+        if current is None:
+            continue
+        stripped = line.strip()
+        if stripped.startswith("Options:"):
+            mode = "options"
+            buffer = [stripped[len("Options:"):].strip()]
+        elif stripped.startswith("By "):
+            if mode == "options":
+                current.options = _split_options(" ".join(buffer))
+            mode = "by"
+            buffer = [stripped]
+            current.default = stripped.split("if you do not answer:", 1)[-1].strip()
+        elif mode == "options" and stripped:
+            buffer.append(stripped)
+        elif mode == "by" and stripped and not stripped.startswith("("):
+            buffer.append(stripped)
+            current.default = " ".join(buffer).split("if you do not answer:", 1)[-1].strip()
+    return envelope, decisions
+
+
+def _split_options(text: str) -> list[str]:
+    text = re.sub(r"\s*\(and \d+ more\)\s*$", "", text)
+    return [part.strip() for part in text.split(" | ") if part.strip()]
+
+
+class Brain(Protocol):
+    def orders(self, report: ReportMail, rng: random.Random) -> list[str]: ...
+
+
+class RandomBrain:
+    """Answers every open decision with one of the options the report lists."""
+
+    def orders(self, report: ReportMail, rng: random.Random) -> list[str]:
+        return [rng.choice(d.options) if d.options else d.default for d in report.decisions]
