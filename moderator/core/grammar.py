@@ -225,9 +225,8 @@ class Grammar:
             specs.sort(key=lambda s: s.kind not in wanted)
         best: _Fail | None = None
         for spec in specs:
-            self._deep: list[_Fail] = []
             try:
-                args = self._match(spec.elements, tokens, 0, lexicon, {})
+                args = _Matcher(tokens, lexicon).match(spec.elements)
                 return Order(spec.kind, spec.form, tuple(args.items()))
             except _Fail as fail:
                 if best is None or fail.position > best.position:
@@ -236,115 +235,6 @@ class Grammar:
         forms = "; ".join(s.syntax for s in specs)
         error = best.error
         raise ParseError(str(error), error.suggestions, hint=f"the form is: {forms}")
-
-    def _match(self, elements: Sequence[Any], tokens: list[str], pos: int, lexicon: Lexicon,
-               args: dict[str, Value]) -> dict[str, Value]:
-        end = self._match_seq(elements, 0, tokens, pos, lexicon, args)
-        if end != len(tokens):
-            # An optional group that failed further in explains better ("no area 'A8'") than
-            # "unexpected 'TO A8'".
-            deeper = [f for f in getattr(self, "_deep", []) if f.position > end]
-            if deeper:
-                raise max(deeper, key=lambda f: f.position)
-            raise _Fail(end, ParseError(f"unexpected '{' '.join(tokens[end:])}'"))
-        return args
-
-    def _match_seq(self, elements: Sequence[Any], i: int, tokens: list[str], pos: int,
-                   lexicon: Lexicon, args: dict[str, Value]) -> int:
-        if i == len(elements):
-            return pos
-        element = elements[i]
-        if isinstance(element, _Keyword):
-            if pos >= len(tokens):
-                raise _Fail(pos, ParseError(f"missing '{element.word}'"))
-            token = tokens[pos].upper()
-            if token != element.word and not (len(token) >= 2 and element.word.startswith(token)
-                                               and element.word not in ("->",)):
-                raise _Fail(pos, ParseError(f"expected '{element.word}' but found '{tokens[pos]}'"))
-            return self._match_seq(elements, i + 1, tokens, pos + 1, lexicon, args)
-        if isinstance(element, _Optional):
-            trial = dict(args)
-            try:
-                inner_end = self._match_seq(element.items, 0, tokens, pos, lexicon, trial)
-                end = self._match_seq(elements, i + 1, tokens, inner_end, lexicon, trial)
-                args.clear()
-                args.update(trial)
-                return end
-            except _Fail as with_group:
-                if hasattr(self, "_deep"):
-                    self._deep.append(with_group)
-                try:
-                    return self._match_seq(elements, i + 1, tokens, pos, lexicon, args)
-                except _Fail as without:
-                    raise with_group if with_group.position >= without.position else without
-        assert isinstance(element, _Slot)
-        if pos >= len(tokens):
-            raise _Fail(pos, ParseError(f"missing {element.name}"))
-        if not element.many:
-            args[element.name] = self._value(element, tokens[pos], pos, lexicon)
-            return self._match_seq(elements, i + 1, tokens, pos + 1, lexicon, args)
-        # one or more: take the longest run that still lets the rest match
-        values: list[str] = []
-        last_error: _Fail | None = None
-        end = pos
-        while end < len(tokens):
-            if values and element.type not in ("int", "choice", "word") \
-                    and lexicon.lookup(element.type, tokens[end]) is None \
-                    and tokens[end].upper() in self._keywords_of(elements):
-                break  # a keyword of the rest of the form ends the list; no need to explain it
-            try:
-                values.append(str(self._value(element, tokens[end], end, lexicon)))
-            except _Fail as fail:
-                last_error = fail
-                break
-            end += 1
-        if not values:
-            raise last_error or _Fail(pos, ParseError(f"missing {element.name}"))
-        for count in range(len(values), 0, -1):
-            trial = dict(args)
-            trial[element.name] = tuple(values[:count])
-            try:
-                result = self._match_seq(elements, i + 1, tokens, pos + count, lexicon, trial)
-                args.clear()
-                args.update(trial)
-                return result
-            except _Fail as fail:
-                if last_error is None or fail.position >= last_error.position:
-                    last_error = fail
-        assert last_error is not None
-        raise last_error
-
-    def _keywords_of(self, elements: Sequence[Any]) -> set[str]:
-        words: set[str] = set()
-        for element in elements:
-            if isinstance(element, _Keyword):
-                words.add(element.word)
-            elif isinstance(element, _Optional):
-                words |= self._keywords_of(element.items)
-        return words
-
-    @staticmethod
-    def _value(slot: _Slot, token: str, pos: int, lexicon: Lexicon) -> Value:
-        if slot.type == "int":
-            try:
-                return int(token)
-            except ValueError:
-                raise _Fail(pos, ParseError(f"{slot.name} must be a number, not '{token}'")) from None
-        if slot.type == "choice":
-            upper = token.upper()
-            hits = [c for c in slot.choices if c == upper] or \
-                   [c for c in slot.choices if len(upper) >= 2 and c.startswith(upper)]
-            if len(hits) == 1:
-                return hits[0]
-            near = difflib.get_close_matches(upper, slot.choices, n=3, cutoff=0.5)
-            raise _Fail(pos, ParseError(f"{slot.name} must be one of {'|'.join(slot.choices)}, not '{token}'",
-                                        tuple(near)))
-        if slot.type == "word":
-            return token
-        try:
-            return lexicon.resolve(slot.type, token)
-        except ParseError as error:
-            raise _Fail(pos, error) from None
 
     # ---- rendering
 
@@ -394,3 +284,136 @@ class Grammar:
         for spec in self.specs:
             sections.setdefault(spec.kind, []).append(spec)
         return [(self.kind_titles.get(kind, kind), specs) for kind, specs in sections.items()]
+
+
+class _Matcher:
+    """One attempt to match a line's tokens against one order form (backtracking, longest lists first)."""
+
+    def __init__(self, tokens: list[str], lexicon: Lexicon):
+        self.tokens = tokens
+        self.lexicon = lexicon
+        self.deep: list[_Fail] = []  # failures inside optional groups, which may explain best
+
+    def match(self, elements: Sequence[Any]) -> dict[str, Value]:
+        args: dict[str, Value] = {}
+        end = self.seq(elements, 0, 0, args)
+        if end != len(self.tokens):
+            # An optional group that failed further in explains better ("no area 'A8'") than
+            # "unexpected 'TO A8'".
+            deeper = [f for f in self.deep if f.position > end]
+            if deeper:
+                raise max(deeper, key=lambda f: f.position)
+            raise _Fail(end, ParseError(f"unexpected '{' '.join(self.tokens[end:])}'"))
+        return args
+
+    def seq(self, elements: Sequence[Any], i: int, pos: int, args: dict[str, Value]) -> int:
+        """Match elements[i:] from token `pos`; return the position after them; raises _Fail."""
+        if i == len(elements):
+            return pos
+        element = elements[i]
+        if isinstance(element, _Keyword):
+            self.keyword(element, pos)
+            return self.seq(elements, i + 1, pos + 1, args)
+        if isinstance(element, _Optional):
+            return self.optional(element, elements, i, pos, args)
+        assert isinstance(element, _Slot)
+        if pos >= len(self.tokens):
+            raise _Fail(pos, ParseError(f"missing {element.name}"))
+        if not element.many:
+            args[element.name] = _value(element, self.tokens[pos], pos, self.lexicon)
+            return self.seq(elements, i + 1, pos + 1, args)
+        return self.many(element, elements, i, pos, args)
+
+    def keyword(self, element: _Keyword, pos: int) -> None:
+        if pos >= len(self.tokens):
+            raise _Fail(pos, ParseError(f"missing '{element.word}'"))
+        token = self.tokens[pos].upper()
+        if token != element.word and not (len(token) >= 2 and element.word.startswith(token)
+                                           and element.word not in ("->",)):
+            raise _Fail(pos, ParseError(f"expected '{element.word}' but found '{self.tokens[pos]}'"))
+
+    def optional(self, element: _Optional, elements: Sequence[Any], i: int, pos: int,
+                 args: dict[str, Value]) -> int:
+        trial = dict(args)
+        try:
+            inner_end = self.seq(element.items, 0, pos, trial)
+            end = self.seq(elements, i + 1, inner_end, trial)
+            args.clear()
+            args.update(trial)
+            return end
+        except _Fail as with_group:
+            self.deep.append(with_group)
+            try:
+                return self.seq(elements, i + 1, pos, args)
+            except _Fail as without:
+                raise with_group if with_group.position >= without.position else without
+
+    def many(self, element: _Slot, elements: Sequence[Any], i: int, pos: int, args: dict[str, Value]) -> int:
+        """One or more values: the longest run that still lets the rest of the form match."""
+        values, last_error = self.run_of_values(element, elements, pos)
+        for count in range(len(values), 0, -1):
+            trial = dict(args)
+            trial[element.name] = tuple(values[:count])
+            try:
+                result = self.seq(elements, i + 1, pos + count, trial)
+                args.clear()
+                args.update(trial)
+                return result
+            except _Fail as fail:
+                if last_error is None or fail.position >= last_error.position:
+                    last_error = fail
+        assert last_error is not None
+        raise last_error
+
+    def run_of_values(self, element: _Slot, elements: Sequence[Any], pos: int) -> tuple[list[str], _Fail | None]:
+        """The values from `pos` on that `element` accepts, stopping at a keyword of the rest of the form."""
+        values: list[str] = []
+        last_error: _Fail | None = None
+        end = pos
+        while end < len(self.tokens):
+            if values and element.type not in ("int", "choice", "word") \
+                    and self.lexicon.lookup(element.type, self.tokens[end]) is None \
+                    and self.tokens[end].upper() in _keywords_of(elements):
+                break  # a keyword of the rest of the form ends the list; no need to explain it
+            try:
+                values.append(str(_value(element, self.tokens[end], end, self.lexicon)))
+            except _Fail as fail:
+                last_error = fail
+                break
+            end += 1
+        if not values:
+            raise last_error or _Fail(pos, ParseError(f"missing {element.name}"))
+        return values, last_error
+
+
+def _keywords_of(elements: Sequence[Any]) -> set[str]:
+    words: set[str] = set()
+    for element in elements:
+        if isinstance(element, _Keyword):
+            words.add(element.word)
+        elif isinstance(element, _Optional):
+            words |= _keywords_of(element.items)
+    return words
+
+
+def _value(slot: _Slot, token: str, pos: int, lexicon: Lexicon) -> Value:
+    if slot.type == "int":
+        try:
+            return int(token)
+        except ValueError:
+            raise _Fail(pos, ParseError(f"{slot.name} must be a number, not '{token}'")) from None
+    if slot.type == "choice":
+        upper = token.upper()
+        hits = [c for c in slot.choices if c == upper] or \
+               [c for c in slot.choices if len(upper) >= 2 and c.startswith(upper)]
+        if len(hits) == 1:
+            return hits[0]
+        near = difflib.get_close_matches(upper, slot.choices, n=3, cutoff=0.5)
+        raise _Fail(pos, ParseError(f"{slot.name} must be one of {'|'.join(slot.choices)}, not '{token}'",
+                                    tuple(near)))
+    if slot.type == "word":
+        return token
+    try:
+        return lexicon.resolve(slot.type, token)
+    except ParseError as error:
+        raise _Fail(pos, error) from None

@@ -149,55 +149,59 @@ class Runner:
 
     def _try_answer(self, decision: Decision, plan: Plan, rng: Rng, result: Advance,
                     blocked: set[str]) -> bool:
+        """Answer `decision` from the script, then the agenda, then standing orders; False if it waits."""
+        answered = self._answer_from_script(decision, plan, rng, result, blocked)
+        if answered is not None:
+            return answered
+        if self._answer_from_agenda(decision, plan, rng, result):
+            return True
+        return self._answer_from_standing(decision, plan, rng, result)
+
+    def _answer_from_script(self, decision: Decision, plan: Plan, rng: Rng, result: Advance,
+                            blocked: set[str]) -> bool | None:
+        """The head of the script, skipping lines whose guard is false; None when the script does
+        not speak to this question (it goes on to keyed and standing orders)."""
         state = result.state
-        # 1. the script, skipping lines whose guard is false
         while plan.script:
             line = plan.script[0]
             try:
                 guard_ok = self._guard_holds(state, decision, line.guard)
             except OrderError as error:
-                self._hold(decision, plan, result, line, error.explain())
-                blocked.add(decision.key)
-                return False
+                return self._held(decision, plan, result, line, error.explain(), blocked)
             if not guard_ok:
                 result.skipped.append((decision.role, line.line_no, line.render()))
                 plan.script.pop(0)
                 continue
             if line.is_stop:
-                plan.script.pop(0)
-                if plan.script:
-                    result.holds.append(Hold(decision.role, line.line_no, "STOP", "your script says STOP here",
-                                             tuple(s.render() for s in plan.script)))
-                plan.script.clear()
-                break
+                self._stop(decision, plan, result, line)
+                return None
             try:
                 order = self._parse(state, decision, line.text)
             except ParseError as error:
-                self._hold(decision, plan, result, line, error.explain())
-                blocked.add(decision.key)
-                return False
+                return self._held(decision, plan, result, line, error.explain(), blocked)
             if order.kind != decision.kind:
-                break  # the script speaks to a later question; this one goes to standing orders
+                return None  # the script speaks to a later question; this one goes to standing orders
             try:
                 new_state, events = self.engine.apply(state, decision.role, order, rng)
             except IllegalOrder as error:
                 rng.take_draws()
-                self._hold(decision, plan, result, line, error.explain())
-                blocked.add(decision.key)
-                return False
+                return self._held(decision, plan, result, line, error.explain(), blocked)
             plan.script.pop(0)
             self._record(result, new_state, decision, order, "script", events, rng, line.line_no)
             return True
-        # 2. keyed orders, in the order written: the first that fits and is legal is used up
+        return None
+
+    def _answer_from_agenda(self, decision: Decision, plan: Plan, rng: Rng, result: Advance) -> bool:
+        """Keyed orders, in the order written: the first that fits and is legal is used up."""
         for line in list(plan.agenda):
             if line.kind != decision.kind:
                 continue
             counters = dict(rng.counters)
             try:
-                if not self._guard_holds(state, decision, line.guard):
+                if not self._guard_holds(result.state, decision, line.guard):
                     continue
-                order = self._parse(state, decision, line.text)
-                new_state, events = self.engine.apply(state, decision.role, order, rng)
+                order = self._parse(result.state, decision, line.text)
+                new_state, events = self.engine.apply(result.state, decision.role, order, rng)
             except OrderError:
                 # Not legal now (a unit already moved, a path blocked): it may fit a later question.
                 rng.take_draws()
@@ -206,16 +210,19 @@ class Runner:
             plan.agenda.remove(line)
             self._record(result, new_state, decision, order, "agenda", events, rng, line.line_no)
             return True
-        # 3. standing orders: the player's own first, then the game's
+        return False
+
+    def _answer_from_standing(self, decision: Decision, plan: Plan, rng: Rng, result: Advance) -> bool:
+        """Standing orders, the player's own first, then the game's; ASK makes the decision wait."""
+        state = result.state
         for standing, source in self._standing_for(decision, plan):
             if not self._guard_holds(state, decision, standing.guard):
                 continue
             if standing.answer == ASK:
                 return False
-            text = standing.answer
             counters = dict(rng.counters)
             try:
-                order = self._parse(state, decision, text)
+                order = self._parse(state, decision, standing.answer)
                 new_state, events = self.engine.apply(state, decision.role, order, rng)
             except OrderError:
                 # Same speed as declining: take the default now (see module docstring).
@@ -227,6 +234,22 @@ class Runner:
             self._record(result, new_state, decision, order, source, events, rng, standing.line_no or None)
             return True
         return False
+
+    def _held(self, decision: Decision, plan: Plan, result: Advance, line: ScriptLine, reason: str,
+              blocked: set[str]) -> bool:
+        """The script stops at `line`; the decision must be asked this round."""
+        self._hold(decision, plan, result, line, reason)
+        blocked.add(decision.key)
+        return False
+
+    @staticmethod
+    def _stop(decision: Decision, plan: Plan, result: Advance, line: ScriptLine) -> None:
+        """`STOP` ends the script here; what follows it is held and reported."""
+        plan.script.pop(0)
+        if plan.script:
+            result.holds.append(Hold(decision.role, line.line_no, "STOP", "your script says STOP here",
+                                     tuple(s.render() for s in plan.script)))
+        plan.script.clear()
 
     def _expire(self, result: Advance, plans: dict[str, Plan]) -> None:
         period = period_of(self.engine, result.state)
