@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from moderator.core.conditions import turn_test
 from moderator.core.contract import Decision
 from moderator.core.errors import ParseError
 
@@ -27,8 +28,7 @@ def evaluate(name: str, view: Mapping[str, Any], decision: Decision, args: Seque
         wanted = args[0].upper()
         return hq == wanted or hq == f"{wanted}/HQ" or hq.split("/")[0] == wanted
     if name == "TURN":
-        _need(args, 1, name, "a turn number, e.g. TURN 3")
-        return str(view["turn"]) == args[0]
+        return turn_test(view["turn"], args)
     if name == "FROZEN":
         return bool(view["frozen"])
     if name == "REINFORCEMENTS":

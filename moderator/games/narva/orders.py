@@ -7,6 +7,7 @@ the counters (``381``, ``109/381``, ``FHH/PZG``); hexes by their four digits.
 
 from __future__ import annotations
 
+from moderator.core.conditions import TURN_CONDITION
 from moderator.core.grammar import ConditionSpec, Grammar, OrderSpec
 
 SPECS = [
@@ -96,7 +97,7 @@ SPECS = [
 CONDITIONS = [
     ConditionSpec("CHIT", "<group>", "the drawn chit is of this group (2SH, 8, 59, 3SS, WER, 26, 43, AGN)"),
     ConditionSpec("HQ", "<hq>", "this HQ is the one activated (for MOVE and ATTACK lines)"),
-    ConditionSpec("TURN", "<n>", "it is turn n"),
+    TURN_CONDITION,
     ConditionSpec("FROZEN", "", "major rivers and the winter trail are frozen"),
     ConditionSpec("EMPTY", "<hex>", "no unit stands in the hex"),
     ConditionSpec("ENEMY", "<hex>", "enemy units stand in the hex"),

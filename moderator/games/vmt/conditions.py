@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from moderator.core.conditions import turn_test
 from moderator.core.contract import Decision
 from moderator.core.errors import IllegalOrder
 
@@ -50,5 +51,5 @@ def evaluate(name: str, view: Mapping[str, Any], decision: Decision, args: Seque
             raise IllegalOrder("CONTROL needs an area")
         return any(a["id"].upper() == args[0].upper() and a["control"] == side for a in view["areas"])
     if name == "TURN":
-        return view["turn"] >= _number(args, name)
+        return turn_test(view["turn"], args)
     raise IllegalOrder(f"unknown test {name}")

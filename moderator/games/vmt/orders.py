@@ -6,6 +6,7 @@ coordinate, assets, move, support, hits, retreat, keep, counterattack, air, cove
 
 from __future__ import annotations
 
+from moderator.core.conditions import TURN_CONDITION
 from moderator.core.grammar import ConditionSpec, Grammar, OrderSpec
 
 SPECS = [
@@ -111,7 +112,7 @@ CONDITIONS = [
     ConditionSpec("COUNTERATTACKED", "", "the combat just fought was the enemy's counterattack in your phase"),
     ConditionSpec("HOLD", "<card>", "you hold that card"),
     ConditionSpec("CONTROL", "<area>", "you control that area"),
-    ConditionSpec("TURN", "<n>", "it is turn n or later"),
+    TURN_CONDITION,
 ]
 
 KIND_TITLES = {
