@@ -135,7 +135,8 @@ class NarvaEngine(FrameStackEngine[dict[str, Any]]):
         return conditions.evaluate(name, view, decision, args)
 
     def secrets(self, state: dict[str, Any], role: str) -> set[str]:
-        """Under fog: the ids of `role`'s units hidden beneath the top of their stacks now."""
+        """Under fog: the ids of `role`'s units hidden beneath the top of their stacks now (the HQ
+        each side activated last is public all the same, 4.1.2D)."""
         board = self._board(state)
         if not board.fog or role == REFEREE:
             return set()
@@ -143,7 +144,7 @@ class NarvaEngine(FrameStackEngine[dict[str, Any]]):
         for units in board.occupied_hexes().values():
             if board.side_of(units[0]) == role:
                 hidden.update(units[1:])
-        return hidden
+        return hidden - {hq for hq in state["last_hq"].values() if hq}
 
     def map_png(self, view: View) -> bytes | None:
         return mapdraw.draw_map(view)

@@ -1,0 +1,55 @@
+"""The games the kit tests run over: every game of the product registry, plus the Duel test game.
+
+A new game registered in `moderator.registry.product_registry` gets every kit test (scenario data,
+random playouts with leak checks, the golden playthrough, the HTML report in Chromium) without
+writing one.  What a game may tune lives in `SETTINGS` (how many playouts, which rule options to
+play once each, how the random player chooses); a game not listed gets the defaults.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from moderator.core.contract import Engine
+from moderator.registry import product_registry
+from tests.testgame.duel import engine as duel
+
+PRODUCT: list[Engine[Any]] = list(product_registry())
+EVERY: list[Engine[Any]] = [*PRODUCT, duel]
+
+
+def game_id(engine: Engine[Any]) -> str:
+    return engine.info.id
+
+
+def uniform_choice(pick: random.Random, orders: list[Any]) -> Any:
+    return pick.choice(orders)
+
+
+def active_choice(pick: random.Random, orders: list[Any]) -> Any:
+    """Prefer doing something: activate rather than pass, move and attack rather than stop."""
+    doing = [o for o in orders if o.form not in ("pass", "done", "none")]
+    if doing and pick.random() < 0.85:
+        return pick.choice(doing)
+    return pick.choice(orders)
+
+
+@dataclass(frozen=True)
+class KitSettings:
+    playouts: int = 20
+    #: option sets each played by a few more random games (the rulings' alternatives)
+    variants: tuple[Mapping[str, Any], ...] = ()
+    variant_playouts: int = 1
+    #: whether `engine.secrets` names may never appear in another role's view (not only its report)
+    secrets_never_in_view: bool = True
+    choose: Callable[[random.Random, list[Any]], Any] = uniform_choice
+    #: game-specific checks of a view, beyond "names only another role knows never appear"
+    view_checks: tuple[Callable[[Mapping[str, Any], str], None], ...] = field(default=())
+
+
+def settings_for(engine: Engine[Any]) -> KitSettings:
+    from tests.kit.leaks import SETTINGS
+
+    return SETTINGS.get(engine.info.id, KitSettings())

@@ -1,0 +1,107 @@
+"""The leak check every game's random playouts run, and the games' tuning of them.
+
+At every report boundary (the phase changes, or the game ends) each role's text report is
+rendered from its own view and the events it may see since the last boundary.  For every other
+role, no name that only that role knows now (`engine.secrets`) may appear in the report or in
+the view, unless an event the viewer saw named it (a combat reveal, an elimination).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping
+
+from moderator.core.contract import OBSERVER, Engine, Event
+from moderator.service.reports import report_text
+from tests.kit.games import KitSettings, active_choice
+from tests.playout import names_in
+
+
+def mentioned(text: str, name: str) -> bool:
+    # "[dice#138]" is a die counter, not the 138th Brigade.
+    return re.search(r"(?<![\w/#])" + re.escape(name) + r"(?![\w/])", text) is not None
+
+
+class LeakChecker:
+    def __init__(self, engine: Engine[Any], app: Any, settings: KitSettings, scenario: str):
+        self.engine = engine
+        self.app = app
+        self.settings = settings
+        self.roles = engine.info.roles(scenario)
+        self.viewers = (*self.roles, OBSERVER)
+        self.seen: dict[str, list[Event]] = {role: [] for role in self.viewers}
+        self.label = ""
+        self.reports = 0
+        self.secrets_checked = 0
+
+    def __call__(self, state: Any, role: str, text: str, events: list[Event]) -> None:
+        for viewer in self.viewers:
+            self.seen[viewer] += [e for e in events if e.is_visible_to(viewer)]
+        label = self.engine.phase_label(state)
+        if label == self.label and self.engine.outcome(state) is None:
+            return
+        self.label = label
+        for viewer in self.viewers:
+            self.check(state, viewer)
+            self.seen[viewer] = []
+
+    def check(self, state: Any, viewer: str) -> None:
+        visible = self.seen[viewer]
+        payload = {"role": viewer, "observer": viewer == OBSERVER, "address": "x@y", "seq": 1,
+                   "message_id": "<m@x>", "date": "2026-01-01T00:00:00+00:00", "subject": "s", "heading": "h",
+                   "commitment": "c" * 64}
+        text = report_text(self.engine, self.app.environment, self.app.addressing, "kit-test", state, visible,
+                           payload)
+        self.reports += 1
+        allowed = set().union(*(names_in(e.data) for e in visible)) if visible else set()
+        view = self.engine.view(state, viewer)
+        in_view = names_in(dict(view))
+        for owner in self.roles:
+            if owner == viewer:
+                continue
+            for name in self.engine.secrets(state, owner) - allowed:
+                self.secrets_checked += 1
+                assert not mentioned(text, name), (viewer, owner, name, "named in a report without being seen")
+                if self.settings.secrets_never_in_view:
+                    assert name not in in_view, (viewer, owner, name, "in the view of another role")
+        for check in self.settings.view_checks:
+            check(view, viewer)
+
+
+# ---------------------------------------------------------------- what each game tunes
+
+
+def vmt_view_hides_hands_and_enemy_blocks(view: Mapping[str, Any], viewer: str) -> None:
+    """Hidden hands show their size only; an area shows an enemy's blocks as a count (L95-100)."""
+    assert "hands" not in view
+    for side in ("axis", "soviet"):
+        if side != viewer:
+            assert not any(f"{side}_blocks" in area for area in view["areas"]), (viewer, side)
+            if view["combat"]:
+                assert f"{side}_cards" not in view["combat"]
+
+
+def narva_enemy_stacks_show_their_top_unit(view: Mapping[str, Any], viewer: str) -> None:
+    """Under fog an enemy stack shows only its top unit (2.1.3)."""
+    if not view.get("fog", True):
+        return
+    for hex_id, stack in view["hexes"].items():
+        if stack["side"] != viewer and viewer in ("german", "soviet"):
+            assert len(stack["units"]) == 1, (viewer, hex_id, "an enemy stack shows more than its top")
+
+
+def duel_view_hides_hands(view: Mapping[str, Any], viewer: str) -> None:
+    assert "hands" not in view and "commits" not in view
+
+
+SETTINGS: dict[str, KitSettings] = {
+    # A VMT block's name is public (the reinforcement schedule lists it); where it stands is not.
+    "vmt": KitSettings(playouts=200, secrets_never_in_view=False, variants=({"setup": "free"},), variant_playouts=3,
+                       view_checks=(vmt_view_hides_hands_and_enemy_blocks,)),
+    "narva": KitSettings(playouts=100, choose=active_choice, variant_playouts=1,
+                         variants=({"fog": "off"}, {"corps_choice": "own_army"}, {"rp_timing": "bank"},
+                                   {"free_move_hq": "any"}, {"ezoc_retreat_loss": "owner"},
+                                   {"fog_stack_height": "hidden"}),
+                         view_checks=(narva_enemy_stacks_show_their_top_unit,)),
+    "duel": KitSettings(playouts=200, view_checks=(duel_view_hides_hands,)),
+}
