@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from moderator.core.errors import ModeratorError
+from moderator.mail.commands import REFEREE, commands_for
 
 console = Console(soft_wrap=True)
 app_cli = typer.Typer(help="A neutral referee for board wargames played by e-mail.", no_args_is_help=True,
@@ -156,10 +157,8 @@ def mail_send() -> None:
 @mail_cli.command("retry")
 def mail_retry(game: Annotated[Optional[str], typer.Option(help="Only this game's mail.")] = None) -> None:
     """Queue again the mail given up after the attempt cap (fix the address first), and send it."""
-    from moderator.service.outbox import retry_failed
-
     app = make_app()
-    queued = retry_failed(app, game)
+    queued = app.retry_failed(game)
     console.print(f"queued again {queued}, sent {app.drain_outbox()}")
 
 
@@ -173,9 +172,9 @@ def turn_run(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would happen; change nothing.")] = False,
 ) -> None:
     """Run a game now as far as its orders and passed deadlines allow."""
-    app = make_app()
     from moderator.service.table import load_table
 
+    app = make_app()
     with app.db.session() as session:
         table = load_table(session, app.registry, game, for_update=True)
         result = app.turns.run(table, app.clock.now(), force_defaults=force)
@@ -193,9 +192,7 @@ def turn_run(
 @turn_cli.command("replay")
 def turn_replay(game: str) -> None:
     """Replay a game from its log; compare every state and report byte for byte."""
-    from moderator.service.replay import replay_game
-
-    result = replay_game(make_app(), game)
+    result = make_app().replayer.replay(game)
     console.print(f"{result.answers} answers, {result.states_checked} states, "
                   f"{result.reports_checked} reports compared")
     for mismatch in result.mismatches:
@@ -209,10 +206,8 @@ def turn_replay(game: str) -> None:
 @app_cli.command()
 def archive(game: str, out: Annotated[Path, typer.Option(help="Directory to write the archive into.")]) -> None:
     """Write a static HTML archive of a game (observer view; full reveal and archive.json once it ended)."""
-    from moderator.service.archive_html import write_html_archive
-
     try:
-        index = write_html_archive(make_app(), game, out)
+        index = make_app().html_archive.write(game, out)
     except ModeratorError as error:
         fail(str(error))
     console.print(f"wrote {index}" + (f" and {out / 'archive.json'}" if (out / "archive.json").exists() else ""))
@@ -240,19 +235,33 @@ def verify(path: Annotated[Path, typer.Argument(exists=True, help="archive.json 
 # ---------------------------------------------------------------- referee
 
 
-@app_cli.command()
+REFEREE_HELP = "\n\n".join(
+    ["Referee controls (the same as by mail); logged in the game's history.", "Commands:"]
+    + [f"{command.usage}: {command.help} (e.g. {command.example})" for command in commands_for(REFEREE)])
+
+
+@app_cli.command(help=REFEREE_HELP)
 def referee(
     game: str,
-    command: Annotated[str, typer.Argument(help="PAUSE, RESUME, FORCE, EXTEND, ANNOUNCE or STATUS")],
-    argument: Annotated[str, typer.Argument(help="Hours for EXTEND, text for ANNOUNCE.")] = "",
+    command: Annotated[str, typer.Argument(help="One of " + ", ".join(c.name for c in commands_for(REFEREE))
+                                                + " (see below).")],
+    argument: Annotated[list[str] | None, typer.Argument(help="The command's argument, as listed below.")] = None,
 ) -> None:
-    """Referee controls (the same as by mail); logged in the game's history."""
-    app = make_app()
+    known = {c.name: c for c in commands_for(REFEREE)}
+    chosen = known.get(command.upper())
+    if chosen is None:
+        fail(f"no referee command '{command}'; the commands are {', '.join(known)}")
+        return
+    text = " ".join(argument or [])
+    problem = chosen.argument_problem(text)
+    if problem:
+        fail(problem)
     from moderator.service.table import load_table
 
+    app = make_app()
     with app.db.session() as session:
         table = load_table(session, app.registry, game, for_update=True)
-        console.print(app.controls.apply(table, command, argument, source="cli"))
+        console.print(app.controls.apply(table, chosen.name, text, source="cli"))
     app.drain_outbox()
 
 
@@ -294,10 +303,8 @@ def demo(
             bar.update(task, completed=turn, total=total, phase=label)
 
         summary = run_demo(app, game, out, seed, progress)
-    from moderator.service.archive_html import write_html_archive
-
     archive_dir = out / "archive"
-    index = write_html_archive(app, summary["game_id"], archive_dir)
+    index = app.html_archive.write(summary["game_id"], archive_dir)
     data = json.loads((archive_dir / "archive.json").read_text())
     problems = verify_archive(data)
     console.print(f"Game {summary['game_id']} finished: {data['result']}")
@@ -323,7 +330,7 @@ def doctor(wait: Annotated[float, typer.Option(help="Seconds to wait for the pro
     """Check the configured IMAP and SMTP servers: login, folders, and a probe mail that comes back."""
     from moderator.doctor import run_checks
 
-    checks = run_checks(make_app(), wait)
+    checks = run_checks(make_app().settings, wait)
     for check in checks:
         mark = "[green]ok[/green]  " if check.ok else "[red]FAIL[/red]"
         console.print(f"{mark} {check.name}: {check.detail}")

@@ -14,7 +14,7 @@ import ssl
 import aiosmtplib
 
 from moderator.core.errors import MailMaybeDelivered, MailServerUnavailable
-from moderator.service.outbox import WAITS_BEHIND, describe_failure  # the outbox treats these apart
+from moderator.mail.failures import WAITS_BEHIND, describe_failure  # the outbox treats these apart
 from moderator.settings import SmtpSettings
 
 # A connection that breaks while the server takes a message (it may have been accepted).

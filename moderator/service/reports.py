@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from jinja2 import Environment, TemplateNotFound
 
 from moderator.core.contract import OBSERVER, Engine, Event
+from moderator.mail.commands import PLAYER, commands_for, help_lines
 from moderator.mail.compose import Attachment, Outgoing, thread_headers, thread_root
 from moderator.render.texts import render
 
@@ -175,8 +176,10 @@ def compose_notice(environment: Environment, addressing: Addressing, recipient: 
                     references=(in_reply_to,) if in_reply_to else (), list_id=list_id)
 
 
-def help_text(environment: Environment, engine: Engine) -> str:
+def help_text(environment: Environment, engine: Engine[Any]) -> str:
+    """The player's HELP mail: the commands (mail/commands.py), then the game's orders and tests."""
     grammar = engine.grammar
     kinds = sorted({spec.kind for spec in grammar.specs})
     return render(environment, "mail/help.txt.j2", title=engine.info.title, sections=grammar.help_sections(),
-                  conditions=list(grammar.conditions.values()), kinds=kinds)
+                  conditions=list(grammar.conditions.values()), kinds=kinds,
+                  commands=help_lines(commands_for(PLAYER)))

@@ -14,12 +14,12 @@ from typing import Any
 from moderator.core.contract import Decision, Event
 from moderator.core.runner import Hold, Runner, Step
 from moderator.mail.compose import make_message_id, thread_root
-from moderator.service.controls import push_past_absences
-from moderator.service.outbox import queue_mail
+from moderator.service.absences import push_past_absences
 from moderator.service.reports import Addressing, compose_report
 from moderator.service.table import Table, dumps
 from moderator.settings import DeadlineSettings
-from moderator.store.models import Outbox
+from moderator.store.models import Outbox, Seat
+from moderator.store.outbox import queue_mail
 
 
 @dataclass

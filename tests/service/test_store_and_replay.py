@@ -229,7 +229,7 @@ def test_log_entries_are_written_with_the_transaction_and_a_rollback_takes_them_
 
 
 def test_mail_queued_in_a_transaction_with_nothing_else_to_write_is_written_at_its_commit(db_url, tmp_path):
-    from moderator.service.outbox import queue_mail
+    from moderator.store.outbox import queue_mail
 
     app = make_app(tmp_path, db_url)
     with app.db.session() as session:
@@ -258,7 +258,7 @@ def test_entries_for_a_game_created_in_the_same_transaction_are_written_after_it
 
 
 def test_deferred_rows_end_with_their_transaction_and_are_refused_inside_a_savepoint(db_url, tmp_path):
-    from moderator.service.outbox import queue_mail
+    from moderator.store.outbox import queue_mail
     from moderator.store.db import Session
 
     app = make_app(tmp_path, db_url)
@@ -277,7 +277,7 @@ def test_deferred_rows_end_with_their_transaction_and_are_refused_inside_a_savep
 
 
 def test_the_promise_that_a_session_locked_before_reading_ends_with_its_transaction(tmp_path):
-    from moderator.service.table import LOCKED_BEFORE_READING, lock_before_reading
+    from moderator.store.games import LOCKED_BEFORE_READING, lock_before_reading
     from moderator.store.db import Session
 
     app = make_app(tmp_path)
