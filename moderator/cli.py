@@ -237,7 +237,7 @@ def verify(path: Annotated[Path, typer.Argument(exists=True, help="archive.json 
 
 REFEREE_HELP = "\n\n".join(
     ["Referee controls (the same as by mail); logged in the game's history.", "Commands:"]
-    + [f"{command.usage}: {command.help} (e.g. {command.example})" for command in commands_for(REFEREE)])
+    + [f"{command.usage}: {command.help_for(REFEREE)} (e.g. {command.example})" for command in commands_for(REFEREE)])
 
 
 @app_cli.command(help=REFEREE_HELP)

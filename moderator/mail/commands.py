@@ -22,7 +22,8 @@ REFEREE: Audience = "referee"
 class Command:
     """One command: its name, who may send it, its argument syntax, a one-line help and an example.
 
-    `min_words`/`max_words` bound the number of words of the argument (`max_words` None: free text).
+    `min_words`/`max_words` bound the number of words of the argument (`max_words` None: free text);
+    `referee_help` is the help the referee reads when a command means something else to a player.
     """
 
     name: str
@@ -32,6 +33,10 @@ class Command:
     example: str
     min_words: int = 0
     max_words: int | None = 0
+    referee_help: str = ""
+
+    def help_for(self, audience: Audience) -> str:
+        return self.referee_help if audience == REFEREE and self.referee_help else self.help
 
     @property
     def usage(self) -> str:
@@ -48,7 +53,8 @@ class Command:
 
 COMMANDS: tuple[Command, ...] = (
     Command("HELP", (PLAYER,), "", "this text", "HELP"),
-    Command("STATUS", (PLAYER, REFEREE), "", "the state of play, what is open, your standing orders", "STATUS"),
+    Command("STATUS", (PLAYER, REFEREE), "", "the state of play, what is open, your standing orders", "STATUS",
+            referee_help="the game's status, its phase and the number of its newest log entry"),
     Command("CHECK", (PLAYER,), "", "with orders: a dry run; nothing is applied", "CHECK"),
     Command("RESEND", (PLAYER,), "", "your last report again", "RESEND"),
     Command("CONTINUE", (PLAYER,), "", "inside a script: resume your previously queued script here", "CONTINUE"),
@@ -58,12 +64,12 @@ COMMANDS: tuple[Command, ...] = (
     Command("PAUSE", (REFEREE,), "", "stop running the game; orders are still accepted", "PAUSE"),
     Command("RESUME", (REFEREE,), "", "run the game again after PAUSE", "RESUME"),
     Command("FORCE", (REFEREE,), "", "apply every open default now", "FORCE"),
-    Command("EXTEND", (REFEREE,), "[<hours>]", "move every open deadline later (24 hours if not said)",
+    Command("EXTEND", (REFEREE,), "[<hours>]", "move every open deadline later, by 24 hours if no number is given",
             "EXTEND 12", max_words=1),
     Command("ANNOUNCE", (REFEREE,), "<text>", "mail the text to every seat and observer",
             "ANNOUNCE Turn 3 runs on Sunday", min_words=1, max_words=None),
     Command("PREVIEW", (REFEREE,), "", "what the orders at hand would do, with throwaway dice", "PREVIEW"),
-    Command("ROLLBACK", (REFEREE,), "<log number>", "take the game back to that log entry (later ones are voided)",
+    Command("ROLLBACK", (REFEREE,), "<log number>", "take the game back to that log entry; later entries are voided but kept",
             "ROLLBACK 42", min_words=1, max_words=1),
     Command("REPLACE", (REFEREE,), "<role> <address>", "hand a seat to another player, with a new secret",
             "REPLACE north new.player@example.org", min_words=2, max_words=2),
@@ -83,19 +89,20 @@ def names_for(audience: Audience) -> frozenset[str]:
     return frozenset(command.name for command in commands_for(audience))
 
 
-def help_lines(commands: Iterable[Command], column: int = 10) -> list[str]:
+def help_lines(commands: Iterable[Command], column: int = 10, audience: Audience = PLAYER) -> list[str]:
     """The commands as a help section: the usage, then the help from `column` on (on a line of its
     own, indented to `column`, when the usage is too long to leave room for it)."""
     lines = []
     for command in commands:
+        text = command.help_for(audience)
         if len(command.usage) < column - 1:
-            lines.append(f"{command.usage.ljust(column)}{command.help}")
+            lines.append(f"{command.usage.ljust(column)}{text}")
         else:
-            lines += [command.usage, " " * column + command.help]
+            lines += [command.usage, " " * column + text]
     return lines
 
 
 def referee_summary() -> str:
     """The referee's commands on one line, for a receipt that found none and for an unknown one."""
-    listed = "; ".join(f"{command.usage} ({command.help})" for command in commands_for(REFEREE))
-    return f"Referee commands: {listed}."
+    listed = " ".join(f"{command.usage}: {command.help_for(REFEREE)}." for command in commands_for(REFEREE))
+    return f"Referee commands: {listed}"
