@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -24,7 +24,7 @@ app_cli.add_typer(mail_cli, name="mail")
 app_cli.add_typer(turn_cli, name="turn")
 app_cli.add_typer(db_cli, name="db")
 
-ConfigOption = Annotated[Optional[Path], typer.Option("--config", "-c", help="TOML settings file "
+ConfigOption = Annotated[Path | None, typer.Option("--config", "-c", help="TOML settings file "
                                                       "(default: $MODERATOR_CONFIG; env MODERATOR_* overrides).")]
 
 
@@ -72,18 +72,18 @@ def games() -> None:
 @app_cli.command("new-game")
 def new_game(
     game: Annotated[str, typer.Argument(help="Registered game id, e.g. vmt.")],
-    scenario: Annotated[Optional[str], typer.Option(help="Scenario name (default: the first).")] = None,
-    seat: Annotated[list[str], typer.Option(help="ROLE=ADDRESS; repeat for each seat. Invitations "
-                                                 "are mailed to these addresses.")] = [],
+    scenario: Annotated[str | None, typer.Option(help="Scenario name (default: the first).")] = None,
+    seat: Annotated[list[str] | None, typer.Option(help="ROLE=ADDRESS; repeat for each seat. Invitations "
+                                                        "are mailed to these addresses.")] = None,
     referee: Annotated[str, typer.Option(help="The referee's address (for referee commands by mail).")] = "",
-    option: Annotated[list[str], typer.Option(help="Rule option NAME=VALUE; repeat as needed.")] = [],
-    observer: Annotated[list[str], typer.Option(help="NAME=ADDRESS of an observer.")] = [],
+    option: Annotated[list[str] | None, typer.Option(help="Rule option NAME=VALUE; repeat as needed.")] = None,
+    observer: Annotated[list[str] | None, typer.Option(help="NAME=ADDRESS of an observer.")] = None,
 ) -> None:
     """Create a game; print its id, seed commitment, invitation tokens and referee secret."""
     app = make_app()
     try:
-        created = app.create_game(game, scenario, dict(_pairs(option)), dict(_pairs(seat)), referee,
-                                  observers=dict(_pairs(observer)))
+        created = app.create_game(game, scenario, dict(_pairs(option or [])), dict(_pairs(seat or [])), referee,
+                                  observers=dict(_pairs(observer or [])))
     except ModeratorError as error:
         fail(str(error))
     app.drain_outbox()
@@ -155,7 +155,7 @@ def mail_send() -> None:
 
 
 @mail_cli.command("retry")
-def mail_retry(game: Annotated[Optional[str], typer.Option(help="Only this game's mail.")] = None) -> None:
+def mail_retry(game: Annotated[str | None, typer.Option(help="Only this game's mail.")] = None) -> None:
     """Queue again the mail given up after the attempt cap (fix the address first), and send it."""
     app = make_app()
     queued = app.retry_failed(game)
@@ -214,7 +214,9 @@ def archive(game: str, out: Annotated[Path, typer.Option(help="Directory to writ
 
 
 @app_cli.command()
-def verify(path: Annotated[Path, typer.Argument(exists=True, help="archive.json or the directory holding it.")]) -> None:
+def verify(
+    path: Annotated[Path, typer.Argument(exists=True, help="archive.json or the directory holding it.")],
+) -> None:
     """Recompute every roll and shuffle of a finished game from its public archive alone."""
     from moderator.service.archive import verify_archive
 
@@ -271,7 +273,8 @@ def referee(
 @app_cli.command()
 def demo(
     game: Annotated[str, typer.Option(help="Which registered game to play.")] = "vmt",
-    out: Annotated[Path, typer.Option(help="Where to leave the database, every mail and the archive.")] = Path("demo-out"),
+    out: Annotated[Path, typer.Option(help="Where to leave the database, every mail and the archive.")] = Path(
+        "demo-out"),
     seed: Annotated[int, typer.Option(help="Seed for the bots' choices (the dice seed stays secret "
                                            "until the end, as in any game).")] = 1,
 ) -> None:

@@ -11,7 +11,7 @@ import logging
 import signal
 import threading
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from apscheduler.schedulers.blocking import BlockingScheduler
@@ -71,7 +71,7 @@ def idle_watcher(app: Jobs, scheduler: BlockingScheduler, stop: threading.Event)
         while not stop.is_set():
             try:
                 if inbox.wait_for_mail(timeout=25):
-                    scheduler.modify_job("poll", next_run_time=datetime.now(timezone.utc))
+                    scheduler.modify_job("poll", next_run_time=datetime.now(UTC))
             except LoginError:  # logged by the inbox; wait as long as it backs off
                 stop.wait(max(5.0, inbox.login_retry_in()))
             except Exception:  # reconnects with backoff inside; never let the watcher die

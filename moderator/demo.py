@@ -12,12 +12,12 @@ import email
 import email.policy
 import random
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 from email.message import EmailMessage
 from email.policy import SMTP
 from email.utils import format_datetime, make_msgid
-from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 

@@ -50,7 +50,8 @@ def check_imap(imap: ImapSettings) -> list[Check]:
                                                 f"security={imap.security}: {type(error).__name__}: {error}")]
     checks = [Check("IMAP login", True, f"logged in to {imap.host}:{imap.port} as {imap.username}")]
     try:
-        missing = [f for f in (imap.folder, imap.processed_folder, imap.quarantine_folder) if not client.folder_exists(f)]
+        folders = (imap.folder, imap.processed_folder, imap.quarantine_folder)
+        missing = [f for f in folders if not client.folder_exists(f)]
         for folder in missing:
             if folder != imap.folder:
                 client.create_folder(folder)

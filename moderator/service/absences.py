@@ -4,7 +4,7 @@ player's VACATION, the referee's ABSENT), and new deadlines are set with the abs
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -28,7 +28,7 @@ def record_absence(table: Table, role: str, start: str, end: str,
     if last <= first:
         return "The absence must end after it starts.", None
     absences = json.loads(seat.absences_json or "[]")
-    absences.append([first.astimezone(timezone.utc).isoformat(), last.astimezone(timezone.utc).isoformat()])
+    absences.append([first.astimezone(UTC).isoformat(), last.astimezone(UTC).isoformat()])
     seat.absences_json = dumps(absences)
     moved = {}
     for key, due in json.loads(seat.deadlines_json or "{}").items():

@@ -48,13 +48,14 @@ class HtmlArchive:
         self._write_pages(out, engine, game_id, pages, html_template)
         reveal = None
         if finished and last_state is not None:
-            reveal = {"view": engine.view(last_state, REFEREE), "file": "reveal.html"}
-            reveal_map = engine.map_png(reveal["view"])
+            reveal_view = engine.view(last_state, REFEREE)
+            reveal = {"view": reveal_view, "file": "reveal.html"}
+            reveal_map = engine.map_png(reveal_view)
             if reveal_map:
                 (out / "reveal.png").write_bytes(reveal_map)
             (out / "reveal.html").write_text(render(
                 self.environment, "archive/reveal.html.j2", game_id=game_id, title=engine.info.title,
-                view=reveal["view"], situation_html=html_template, role=REFEREE, has_map=bool(reveal_map),
+                view=reveal_view, situation_html=html_template, role=REFEREE, has_map=bool(reveal_map),
                 seed=seed, result=result))
             archive = export_archive(self.database, self.registry, game_id)
             (out / "archive.json").write_text(json.dumps(archive, indent=1, sort_keys=True))

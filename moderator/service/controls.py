@@ -15,8 +15,8 @@ from moderator.clock import Clock
 from moderator.core.rng import Rng, new_seed
 from moderator.core.runner import Runner
 from moderator.mail.commands import referee_summary
-from moderator.service.absences import record_absence
 from moderator.service import games
+from moderator.service.absences import record_absence
 from moderator.service.notices import Notices
 from moderator.service.replay import Replayer
 from moderator.service.table import Table, dumps

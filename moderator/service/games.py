@@ -6,9 +6,10 @@ import base64
 import hashlib
 import json
 import secrets as pysecrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Mapping
+from typing import Any
 
 from sqlmodel import Session
 

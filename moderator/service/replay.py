@@ -110,7 +110,8 @@ class Replayer:
             by_role = {join["role"]: join["contribution"] for join in joins}
             record = RngRecord(game_id, bytes.fromhex(table.game.seed_hex),
                                [by_role.get(role, "") for role in table.player_roles])
-            replay = _Replay(table.engine, Runner(table.engine), game_id, table.game.scenario, json.loads(table.game.options_json),
+            replay = _Replay(table.engine, Runner(table.engine), game_id, table.game.scenario,
+                             json.loads(table.game.options_json),
                              record.rng(), entries)
             if compare:
                 replay.snapshots = stored.snapshots_by_seq(session, game_id)

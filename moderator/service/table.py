@@ -105,7 +105,7 @@ class Table:
         existing = next((obj for obj in (*self.session.new, *self.session.identity_map.values())
                          if isinstance(obj, Snapshot) and obj.game_id == self.game.id
                          and obj.seq == self.game.last_seq), None)
-        row = existing or Snapshot(game_id=self.game.id, seq=self.game.last_seq, created_at=when)
+        row = existing or Snapshot(game_id=self.game.id, seq=self.game.last_seq, created_at=when, state="")
         row.label = label
         row.state = self.engine.dump_state(self.state)
         row.rng_counters_json = dumps(self.counters)

@@ -48,6 +48,6 @@ def unprocessed_ids(session: Session) -> list[int]:
             if row_id is not None]
 
 
-def quarantine(session: Session, inbound_id: int | None, reason: str, now: datetime) -> None:
+def quarantine(session: Session, inbound_id: int, reason: str, now: datetime) -> None:
     """Keep a message for the referee, with why."""
     session.add(Quarantine(inbound_id=inbound_id, reason=reason, created_at=now))

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 import time
-from pathlib import Path
 from email.message import EmailMessage
 from email.policy import SMTP as SMTP_POLICY
 from email.utils import make_msgid
+from pathlib import Path
 
 import pytest
 from imapclient.exceptions import LoginError

@@ -11,7 +11,6 @@ from moderator.service.replay import replay_game
 from moderator.service.table import load_table
 from moderator.store.models import Game, LogEntry, Seat
 from tests.conftest import flat, outbox_rows, text_of
-from tests.mailmaker import player_mail
 
 
 def control(seated, command, argument=""):

@@ -3,10 +3,10 @@
 import pytest
 
 from moderator.core.contract import OBSERVER
-from moderator.service.reports import Addressing, compose_report
-from tests.conftest import make_app, text_of
+from moderator.service.reports import compose_report
+from tests.conftest import make_app
 from tests.playout import random_playout
-from tests.testgame.duel import ROLES, engine, other
+from tests.testgame.duel import ROLES, engine
 
 
 @pytest.mark.parametrize("seed", range(200))

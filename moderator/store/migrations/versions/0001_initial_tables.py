@@ -8,7 +8,6 @@ import sqlalchemy as sa
 from alembic import op
 from sqlmodel.sql.sqltypes import AutoString, UTCDateTime
 
-
 revision = '0001'
 down_revision = None
 branch_labels = None
