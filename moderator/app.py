@@ -1,72 +1,99 @@
-"""The application object, constructed from settings (never created at import time)."""
+"""The application object, constructed from settings (never created at import time).
+
+The App is where the services are wired: each service is given the collaborators it uses (the
+database, the clock, the games, parts of the settings, the templates, other services) and never
+the App itself, so no service imports this module (docs/design-notes.md, "How the services are
+wired").
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Mapping
-
-from sqlmodel import or_, select
+from typing import Any
 
 from moderator.clock import Clock, SystemClock
-from moderator.mail.maildir import MaildirInbox, MaildirOutbound
+from moderator.mail.imap import ImapInbox
+from moderator.mail.maildir import InboundItem, MaildirInbox, MaildirOutbound
+from moderator.mail.smtp import SmtpOutbound
 from moderator.registry import Registry, product_registry
 from moderator.render.texts import make_environment
-from moderator.service import games as game_service
-from moderator.service import outbox
+from moderator.service.archive import export_archive
+from moderator.service.archive_html import HtmlArchive
 from moderator.service.controls import Controls
-from moderator.service.mailroom import Mailroom, Outcome
+from moderator.service.games import CreatedGame
+from moderator.service.lobby import Lobby
+from moderator.service.mailroom import MailLimits, Mailroom, Outcome
+from moderator.service.notices import Notices
+from moderator.service.outbox import Postman
+from moderator.service.reminders import Reminders
+from moderator.service.replay import Replayer
+from moderator.service.replies import Replies
 from moderator.service.reports import Addressing
+from moderator.service.seat_mail import SeatDesk
 from moderator.service.table import load_table
 from moderator.service.turns import TurnRunner
-from moderator.settings import Settings
+from moderator.settings import Settings, load_settings
+from moderator.store import games as stored
 from moderator.store.db import Database
-from moderator.store.models import Game, InboundMail
 
 
 class App:
-    """Settings, database, clock, games and transports, wired together."""
+    """Settings, database, clock, games and transports, and the services wired from them."""
 
     def __init__(self, settings: Settings, registry: Registry | None = None, clock: Clock | None = None,
-                 inbox=None, outbound=None):
+                 inbox: Any = None, outbound: Any = None):
         self.settings = settings
         self.registry = registry if registry is not None else product_registry()
-        self.clock = clock or SystemClock()
+        self.clock: Clock = clock or SystemClock()
         self.db = Database(settings.resolved_database_url)
         template_dirs: list[Path] = [settings.templates_dir]
-        for engine in self.registry:
-            if engine.templates_dir is not None:
-                template_dirs.append(engine.templates_dir)
+        template_dirs += [engine.templates_dir for engine in self.registry if engine.templates_dir is not None]
         self.environment = make_environment(template_dirs)
         self.addressing = Addressing(settings.orders_address.lower(), settings.orders_name, settings.domain)
-        self.turns = TurnRunner(settings.deadlines, self.addressing, self.environment)
-        self.mailroom = Mailroom(self)
-        self.controls = Controls(self)
         self._inbox = inbox
         self._outbound = outbound
+        self._wire()
+
+    def _wire(self) -> None:
+        """Construct the services, each from the collaborators it uses."""
+        settings, db, clock, registry = self.settings, self.db, self.clock, self.registry
+        self.turns = TurnRunner(settings.deadlines, self.addressing, self.environment)
+        self.notices = Notices(clock, self.addressing, self.environment)
+        self.replayer = Replayer(db, registry, self.environment, self.addressing)
+        self.html_archive = HtmlArchive(db, registry, self.environment, self.replayer)
+        self.controls = Controls(clock, self.turns, self.notices, self.replayer)
+        self.lobby = Lobby(db, clock, registry, self.addressing, self.notices, self.turns)
+        self.desk = SeatDesk(clock, self.addressing, self.environment, Replies(self.notices), self.turns,
+                             settings.deadlines)
+        self.mailroom = Mailroom(db, clock, registry, self.addressing,
+                                 MailLimits(settings.max_message_bytes, settings.rate_limit_per_hour),
+                                 self.notices, self.lobby, self.desk, self.controls)
+        self.postman = Postman(db, clock)
+        self.reminders = Reminders(db, clock, registry, self.notices, settings.deadlines.reminders_hours)
 
     # ------------------------------------------------------------------ transports
 
     @property
-    def inbox(self):
+    def inbox(self) -> Any:
         if self._inbox is None:
             if self.settings.inbound == "imap":
-                from moderator.mail.imap import ImapInbox
-
                 self._inbox = ImapInbox(self.settings.imap)
             else:
                 self._inbox = MaildirInbox(self.settings.resolved_inbox)
         return self._inbox
 
     @property
-    def outbound(self):
+    def outbound(self) -> Any:
         if self._outbound is None:
             if self.settings.outbound == "smtp":
-                from moderator.mail.smtp import SmtpOutbound
-
                 smtp = self.settings.smtp
-                already = None
+                already: Callable[[str], bool] | None = None
                 if smtp.sent_copy_address and self.settings.inbound == "imap":
-                    already = lambda message_id: self.inbox.contains_message_id(smtp.sent_copy_folder, message_id)
+                    def in_sent_folder(message_id: str) -> bool:  # the sent copy, filed in our own mailbox
+                        return bool(self.inbox.contains_message_id(smtp.sent_copy_folder, message_id))
+
+                    already = in_sent_folder
                 self._outbound = SmtpOutbound(smtp, self.settings.orders_address, smtp.sent_copy_address, already)
             else:
                 self._outbound = MaildirOutbound(self.settings.resolved_outbox)
@@ -79,34 +106,16 @@ class App:
 
     def close(self) -> None:
         """Log out of mail servers and release database connections."""
-        if self._inbox is not None and hasattr(self._inbox, "close"):
+        if isinstance(self._inbox, ImapInbox):
             self._inbox.close()
         self.db.dispose()
 
     def create_game(self, engine_id: str, scenario: str | None = None, options: Mapping[str, Any] | None = None,
                     addresses: Mapping[str, str] | None = None, referee_address: str = "",
                     settings: Mapping[str, Any] | None = None, observers: Mapping[str, str] | None = None,
-                    invite: bool = True) -> game_service.CreatedGame:
-        with self.db.session() as session:
-            created = game_service.create_game(session, self.registry, self.clock.now(), engine_id, scenario,
-                                               options, addresses, referee_address, settings,
-                                               observers=observers)
-            if invite:
-                table = load_table(session, self.registry, created.game_id)
-                for role, token in created.invitations.items():
-                    address = (addresses or {}).get(role)
-                    if address:
-                        from moderator.mail.compose import thread_root
-
-                        self.mailroom._notice(session, table, address, role, "Invitation", [
-                            f"You are invited to play {table.engine.info.title} as '{role}' in game "
-                            f"{created.game_id}.",
-                            f"To take the seat, reply with the line 'JOIN {token}'. You may add lines "
-                            f"'NAME <your name>', 'TZ <your time zone, e.g. Europe/Madrid>' and "
-                            f"'ENTROPY <any words you like>' (mixed into the dice).",
-                            f"The moderator has committed to its secret dice seed: {created.commitment}.",
-                        ], kind="notice", message_id=thread_root(created.game_id, role, self.addressing.domain))
-            return created
+                    invite: bool = True) -> CreatedGame:
+        return self.lobby.create_game(engine_id, scenario, options, addresses, referee_address, settings,
+                                      observers, invite)
 
     def receive(self, raw: bytes, source: str = "") -> Outcome:
         return self.mailroom.receive(raw, source)
@@ -114,7 +123,8 @@ class App:
     def poll_once(self) -> list[Outcome]:
         """Read every new message in the inbox; mark each processed after its result is committed."""
         outcomes = []
-        done, quarantined = [], []
+        done: list[InboundItem] = []
+        quarantined: list[InboundItem] = []
         for item in self.inbox.new_messages():
             outcome = self.mailroom.receive(item.read(), f"inbox:{item.key}")
             outcomes.append(outcome)
@@ -139,33 +149,32 @@ class App:
 
     def reprocess_stranded(self) -> list[Outcome]:
         """Messages stored but never processed (a crash between the two steps) are processed now."""
-        with self.db.session() as session:
-            ids = list(session.exec(select(InboundMail.id).where(InboundMail.status == "new")))
-        return [self.mailroom.process(inbound_id) for inbound_id in ids]
+        return self.mailroom.process_stranded()
 
     def run_due(self) -> list[str]:
         """Run games whose deadline passed or whose change-of-mind delay is over."""
         now = self.clock.now()
         with self.db.session() as session:
-            due = list(session.exec(select(Game.id).where(
-                Game.status == "running",
-                or_(Game.next_deadline <= now, Game.ready_at <= now))))  # type: ignore[operator]
-        ran = []
+            due = stored.due_game_ids(session, now)
         for game_id in due:
             with self.db.session() as session:
                 table = load_table(session, self.registry, game_id, for_update=True)
                 table.game.ready_at = None
                 self.turns.run(table, now)
-            ran.append(game_id)
-        return ran
+        return due
 
     def drain_outbox(self) -> int:
-        return outbox.drain(self)
+        return self.postman.drain(self.outbound)
+
+    def retry_failed(self, game_id: str | None = None) -> int:
+        return self.postman.retry_failed(game_id)
 
     def send_reminders(self) -> int:
-        from moderator.service.reminders import send_reminders
+        return self.reminders.send_due()
 
-        return send_reminders(self)
+    def export_archive(self, game_id: str) -> dict[str, Any]:
+        """The public archive of a finished game; raises ModeratorError while it runs."""
+        return export_archive(self.db, self.registry, game_id)
 
     def tick(self) -> tuple[int, int]:
         """One pass of every job: poll, run what is due, send.  Returns (messages read, mails sent)."""
@@ -176,9 +185,7 @@ class App:
         return read, sent
 
 
-def build_app(settings: Settings | None = None, **kwargs) -> App:
-    from moderator.settings import load_settings
-
+def build_app(settings: Settings | None = None, **kwargs: Any) -> App:
     app = App(settings or load_settings(), **kwargs)
     app.migrate()
     return app

@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table as RichTable
 
 from moderator.core.errors import ModeratorError
+from moderator.mail.commands import REFEREE, commands_for
 
 console = Console(soft_wrap=True)
 app_cli = typer.Typer(help="A neutral referee for board wargames played by e-mail.", no_args_is_help=True,
@@ -23,7 +24,7 @@ app_cli.add_typer(mail_cli, name="mail")
 app_cli.add_typer(turn_cli, name="turn")
 app_cli.add_typer(db_cli, name="db")
 
-ConfigOption = Annotated[Optional[Path], typer.Option("--config", "-c", help="TOML settings file "
+ConfigOption = Annotated[Path | None, typer.Option("--config", "-c", help="TOML settings file "
                                                       "(default: $MODERATOR_CONFIG; env MODERATOR_* overrides).")]
 
 
@@ -71,18 +72,18 @@ def games() -> None:
 @app_cli.command("new-game")
 def new_game(
     game: Annotated[str, typer.Argument(help="Registered game id, e.g. vmt.")],
-    scenario: Annotated[Optional[str], typer.Option(help="Scenario name (default: the first).")] = None,
-    seat: Annotated[list[str], typer.Option(help="ROLE=ADDRESS; repeat for each seat. Invitations "
-                                                 "are mailed to these addresses.")] = [],
+    scenario: Annotated[str | None, typer.Option(help="Scenario name (default: the first).")] = None,
+    seat: Annotated[list[str] | None, typer.Option(help="ROLE=ADDRESS; repeat for each seat. Invitations "
+                                                        "are mailed to these addresses.")] = None,
     referee: Annotated[str, typer.Option(help="The referee's address (for referee commands by mail).")] = "",
-    option: Annotated[list[str], typer.Option(help="Rule option NAME=VALUE; repeat as needed.")] = [],
-    observer: Annotated[list[str], typer.Option(help="NAME=ADDRESS of an observer.")] = [],
+    option: Annotated[list[str] | None, typer.Option(help="Rule option NAME=VALUE; repeat as needed.")] = None,
+    observer: Annotated[list[str] | None, typer.Option(help="NAME=ADDRESS of an observer.")] = None,
 ) -> None:
     """Create a game; print its id, seed commitment, invitation tokens and referee secret."""
     app = make_app()
     try:
-        created = app.create_game(game, scenario, dict(_pairs(option)), dict(_pairs(seat)), referee,
-                                  observers=dict(_pairs(observer)))
+        created = app.create_game(game, scenario, dict(_pairs(option or [])), dict(_pairs(seat or [])), referee,
+                                  observers=dict(_pairs(observer or [])))
     except ModeratorError as error:
         fail(str(error))
     app.drain_outbox()
@@ -154,12 +155,10 @@ def mail_send() -> None:
 
 
 @mail_cli.command("retry")
-def mail_retry(game: Annotated[Optional[str], typer.Option(help="Only this game's mail.")] = None) -> None:
+def mail_retry(game: Annotated[str | None, typer.Option(help="Only this game's mail.")] = None) -> None:
     """Queue again the mail given up after the attempt cap (fix the address first), and send it."""
-    from moderator.service.outbox import retry_failed
-
     app = make_app()
-    queued = retry_failed(app, game)
+    queued = app.retry_failed(game)
     console.print(f"queued again {queued}, sent {app.drain_outbox()}")
 
 
@@ -173,9 +172,9 @@ def turn_run(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would happen; change nothing.")] = False,
 ) -> None:
     """Run a game now as far as its orders and passed deadlines allow."""
-    app = make_app()
     from moderator.service.table import load_table
 
+    app = make_app()
     with app.db.session() as session:
         table = load_table(session, app.registry, game, for_update=True)
         result = app.turns.run(table, app.clock.now(), force_defaults=force)
@@ -193,9 +192,7 @@ def turn_run(
 @turn_cli.command("replay")
 def turn_replay(game: str) -> None:
     """Replay a game from its log; compare every state and report byte for byte."""
-    from moderator.service.replay import replay_game
-
-    result = replay_game(make_app(), game)
+    result = make_app().replayer.replay(game)
     console.print(f"{result.answers} answers, {result.states_checked} states, "
                   f"{result.reports_checked} reports compared")
     for mismatch in result.mismatches:
@@ -209,17 +206,17 @@ def turn_replay(game: str) -> None:
 @app_cli.command()
 def archive(game: str, out: Annotated[Path, typer.Option(help="Directory to write the archive into.")]) -> None:
     """Write a static HTML archive of a game (observer view; full reveal and archive.json once it ended)."""
-    from moderator.service.archive_html import write_html_archive
-
     try:
-        index = write_html_archive(make_app(), game, out)
+        index = make_app().html_archive.write(game, out)
     except ModeratorError as error:
         fail(str(error))
     console.print(f"wrote {index}" + (f" and {out / 'archive.json'}" if (out / "archive.json").exists() else ""))
 
 
 @app_cli.command()
-def verify(path: Annotated[Path, typer.Argument(exists=True, help="archive.json or the directory holding it.")]) -> None:
+def verify(
+    path: Annotated[Path, typer.Argument(exists=True, help="archive.json or the directory holding it.")],
+) -> None:
     """Recompute every roll and shuffle of a finished game from its public archive alone."""
     from moderator.service.archive import verify_archive
 
@@ -240,19 +237,33 @@ def verify(path: Annotated[Path, typer.Argument(exists=True, help="archive.json 
 # ---------------------------------------------------------------- referee
 
 
-@app_cli.command()
+REFEREE_HELP = "\n\n".join(
+    ["Referee controls (the same as by mail); logged in the game's history.", "Commands:"]
+    + [f"{command.usage}: {command.help_for(REFEREE)} (e.g. {command.example})" for command in commands_for(REFEREE)])
+
+
+@app_cli.command(help=REFEREE_HELP)
 def referee(
     game: str,
-    command: Annotated[str, typer.Argument(help="PAUSE, RESUME, FORCE, EXTEND, ANNOUNCE or STATUS")],
-    argument: Annotated[str, typer.Argument(help="Hours for EXTEND, text for ANNOUNCE.")] = "",
+    command: Annotated[str, typer.Argument(help="One of " + ", ".join(c.name for c in commands_for(REFEREE))
+                                                + " (see below).")],
+    argument: Annotated[list[str] | None, typer.Argument(help="The command's argument, as listed below.")] = None,
 ) -> None:
-    """Referee controls (the same as by mail); logged in the game's history."""
-    app = make_app()
+    known = {c.name: c for c in commands_for(REFEREE)}
+    chosen = known.get(command.upper())
+    if chosen is None:
+        fail(f"no referee command '{command}'; the commands are {', '.join(known)}")
+        return
+    text = " ".join(argument or [])
+    problem = chosen.argument_problem(text)
+    if problem:
+        fail(problem)
     from moderator.service.table import load_table
 
+    app = make_app()
     with app.db.session() as session:
         table = load_table(session, app.registry, game, for_update=True)
-        console.print(app.controls.apply(table, command, argument, source="cli"))
+        console.print(app.controls.apply(table, chosen.name, text, source="cli"))
     app.drain_outbox()
 
 
@@ -262,7 +273,8 @@ def referee(
 @app_cli.command()
 def demo(
     game: Annotated[str, typer.Option(help="Which registered game to play.")] = "vmt",
-    out: Annotated[Path, typer.Option(help="Where to leave the database, every mail and the archive.")] = Path("demo-out"),
+    out: Annotated[Path, typer.Option(help="Where to leave the database, every mail and the archive.")] = Path(
+        "demo-out"),
     seed: Annotated[int, typer.Option(help="Seed for the bots' choices (the dice seed stays secret "
                                            "until the end, as in any game).")] = 1,
 ) -> None:
@@ -294,10 +306,8 @@ def demo(
             bar.update(task, completed=turn, total=total, phase=label)
 
         summary = run_demo(app, game, out, seed, progress)
-    from moderator.service.archive_html import write_html_archive
-
     archive_dir = out / "archive"
-    index = write_html_archive(app, summary["game_id"], archive_dir)
+    index = app.html_archive.write(summary["game_id"], archive_dir)
     data = json.loads((archive_dir / "archive.json").read_text())
     problems = verify_archive(data)
     console.print(f"Game {summary['game_id']} finished: {data['result']}")
@@ -323,7 +333,7 @@ def doctor(wait: Annotated[float, typer.Option(help="Seconds to wait for the pro
     """Check the configured IMAP and SMTP servers: login, folders, and a probe mail that comes back."""
     from moderator.doctor import run_checks
 
-    checks = run_checks(make_app(), wait)
+    checks = run_checks(make_app().settings, wait)
     for check in checks:
         mark = "[green]ok[/green]  " if check.ok else "[red]FAIL[/red]"
         console.print(f"{mark} {check.name}: {check.detail}")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
 
@@ -12,14 +12,14 @@ class Clock(Protocol):
 
 class SystemClock:
     def now(self) -> datetime:
-        return datetime.now(timezone.utc).replace(microsecond=0)
+        return datetime.now(UTC).replace(microsecond=0)
 
 
 class ManualClock:
     """A clock that only moves when told to."""
 
     def __init__(self, start: datetime | None = None):
-        self._now = start or datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)
+        self._now = start or datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 
     def now(self) -> datetime:
         return self._now
@@ -36,4 +36,4 @@ def as_utc(when: datetime | None) -> datetime | None:
     """SQLite hands back naive datetimes; every instant we store is UTC."""
     if when is None:
         return None
-    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+    return when if when.tzinfo else when.replace(tzinfo=UTC)

@@ -10,15 +10,33 @@ from __future__ import annotations
 import logging
 import signal
 import threading
-from datetime import datetime, timezone
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any, Protocol
 
 from apscheduler.schedulers.blocking import BlockingScheduler
 from imapclient.exceptions import LoginError
 
+from moderator.mail.imap import ImapInbox
+from moderator.settings import Settings
+
 log = logging.getLogger("moderator.daemon")
 
 
-def _guarded(name: str, job):
+class Jobs(Protocol):
+    """What the daemon runs: the application's jobs (moderator.app.App), each also a CLI command."""
+
+    settings: Settings
+    db: Any  # only its URL is logged (the store lies beside the daemon's layer)
+
+    def poll_once(self) -> Any: ...
+    def run_due(self) -> Any: ...
+    def drain_outbox(self) -> Any: ...
+    def send_reminders(self) -> Any: ...
+    def tick(self) -> Any: ...
+
+
+def _guarded(name: str, job: Callable[[], Any]) -> Callable[[], None]:
     def run() -> None:
         try:
             job()
@@ -31,7 +49,7 @@ def _guarded(name: str, job):
     return run
 
 
-def build_scheduler(app) -> BlockingScheduler:
+def build_scheduler(app: Jobs) -> BlockingScheduler:
     scheduler = BlockingScheduler(timezone="UTC")
     poll = max(1.0, app.settings.poll_seconds)
     common = dict(max_instances=1, coalesce=True, replace_existing=True)
@@ -43,18 +61,17 @@ def build_scheduler(app) -> BlockingScheduler:
     return scheduler
 
 
-def idle_watcher(app, scheduler: BlockingScheduler, stop: threading.Event) -> threading.Thread | None:
+def idle_watcher(app: Jobs, scheduler: BlockingScheduler, stop: threading.Event) -> threading.Thread | None:
     """Wake the poll job when the IMAP server announces new mail (IDLE)."""
     if app.settings.inbound != "imap" or not app.settings.imap.idle:
         return None
-    from moderator.mail.imap import ImapInbox
 
     def watch() -> None:
         inbox = ImapInbox(app.settings.imap)
         while not stop.is_set():
             try:
                 if inbox.wait_for_mail(timeout=25):
-                    scheduler.modify_job("poll", next_run_time=datetime.now(timezone.utc))
+                    scheduler.modify_job("poll", next_run_time=datetime.now(UTC))
             except LoginError:  # logged by the inbox; wait as long as it backs off
                 stop.wait(max(5.0, inbox.login_retry_in()))
             except Exception:  # reconnects with backoff inside; never let the watcher die
@@ -67,12 +84,12 @@ def idle_watcher(app, scheduler: BlockingScheduler, stop: threading.Event) -> th
     return thread
 
 
-def run_daemon(app) -> None:
+def run_daemon(app: Jobs) -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     scheduler = build_scheduler(app)
     stop = threading.Event()
 
-    def shutdown(*_):
+    def shutdown(*_: object) -> None:
         stop.set()
         scheduler.shutdown(wait=False)
 

@@ -12,18 +12,42 @@ import email
 import email.policy
 import random
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 from email.message import EmailMessage
 from email.policy import SMTP
 from email.utils import format_datetime, make_msgid
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import Any, Protocol
 
-from moderator.clock import ManualClock
+from moderator.clock import Clock, ManualClock, as_utc
 from moderator.core.bots import Brain, RandomBrain, ReportMail, read_report
 from moderator.mail.maildir import MaildirInbox, ensure_maildir, mailbox_dir
+from moderator.service.games import CreatedGame
+from moderator.service.table import load_table
+from moderator.store import games as stored
+from moderator.store.db import Database
 
+
+class Host(Protocol):
+    """What the demo drives: the application as a club would run it (moderator.app.App).  (The
+    settings and the registry lie beside the demo's layer, so they are not named here.)"""
+
+    settings: Any
+    registry: Any
+    clock: Clock
+    db: Database
+
+    @property
+    def inbox(self) -> Any: ...
+
+    def create_game(self, engine_id: str, scenario: str | None = None, options: Mapping[str, Any] | None = None,
+                    addresses: Mapping[str, str] | None = None, referee_address: str = "",
+                    settings: Mapping[str, Any] | None = None, observers: Mapping[str, str] | None = None,
+                    invite: bool = True) -> CreatedGame: ...
+
+    def tick(self) -> tuple[int, int]: ...
 
 
 @dataclass
@@ -40,7 +64,7 @@ class Bot:
     secret: str = ""
     finished: bool = False
 
-    def step(self, clock) -> int:
+    def step(self, clock: Clock) -> int:
         """Read new mail; answer what needs answering.  Returns the number of mails sent."""
         ensure_maildir(self.mailbox)
         sent = 0
@@ -73,7 +97,7 @@ class Bot:
         self.sent += sent
         return sent
 
-    def _send(self, clock, subject: str, in_reply_to: str, body: str) -> int:
+    def _send(self, clock: Clock, subject: str, in_reply_to: str, body: str) -> int:
         msg = EmailMessage(policy=SMTP)
         msg["From"] = f"{self.name} <{self.address}>"
         msg["To"] = self.moderator
@@ -87,8 +111,9 @@ class Bot:
         return 1
 
 
-def run_demo(app, engine_id: str, out: Path, seed: int, progress: Callable[[int, int, str], None] | None = None,
-             brains: Mapping[str, Brain] | None = None, silence: float = 0.03, max_cycles: int = 100_000) -> dict:
+def run_demo(app: Host, engine_id: str, out: Path, seed: int, progress: Callable[[int, int, str], None] | None = None,
+             brains: Mapping[str, Brain] | None = None, silence: float = 0.03,
+             max_cycles: int = 100_000) -> dict[str, Any]:
     """Play one game to the end through the mail loop; return a summary."""
     rng = random.Random(seed)
     engine = app.registry.get(engine_id)
@@ -128,9 +153,7 @@ def run_demo(app, engine_id: str, out: Path, seed: int, progress: Callable[[int,
             "mails_from_players": sum(b.sent for b in bots)}
 
 
-def _game_status(app, game_id: str) -> tuple[str, str, tuple[int, int]]:
-    from moderator.service.table import load_table
-
+def _game_status(app: Host, game_id: str) -> tuple[str, str, tuple[int, int]]:
     with app.db.session() as session:
         table = load_table(session, app.registry, game_id)
         turn = (0, 1)
@@ -139,12 +162,8 @@ def _game_status(app, game_id: str) -> tuple[str, str, tuple[int, int]]:
         return table.game.status, table.game.phase_label, turn
 
 
-def _jump_to_deadline(app, game_id: str, clock: ManualClock) -> None:
-    from moderator.clock import as_utc
-    from moderator.store.models import Game
-
+def _jump_to_deadline(app: Host, game_id: str, clock: ManualClock) -> None:
     with app.db.session() as session:
-        game = session.get(Game, game_id)
-        deadline = as_utc(game.next_deadline) if game else None
+        deadline = as_utc(stored.next_deadline(session, game_id))
     if deadline and deadline > clock.now():
         clock.set(deadline + timedelta(seconds=1))

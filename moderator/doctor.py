@@ -8,6 +8,12 @@ from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import make_msgid
 
+from imapclient.exceptions import LoginError
+
+from moderator.mail.imap import connect
+from moderator.mail.smtp import SmtpOutbound
+from moderator.settings import ImapSettings, Settings
+
 
 @dataclass
 class Check:
@@ -16,30 +22,36 @@ class Check:
     detail: str
 
 
-def run_checks(app, wait_seconds: float = 30) -> list[Check]:
-    settings = app.settings
-    checks: list[Check] = []
+def run_checks(settings: Settings, wait_seconds: float = 30) -> list[Check]:
+    """Check the configured IMAP and SMTP servers; every failure is explained, none raised."""
     if settings.inbound != "imap" or settings.outbound != "smtp":
-        checks.append(Check("configuration", True, f"inbound={settings.inbound}, outbound={settings.outbound}: "
-                                                   f"the embedded Maildirs need no servers"))
+        return [Check("configuration", True, f"inbound={settings.inbound}, outbound={settings.outbound}: "
+                                             f"the embedded Maildirs need no servers")]
+    checks = check_imap(settings.imap)
+    if not checks[0].ok:  # no login: nothing else can be checked
         return checks
-    from imapclient.exceptions import LoginError
+    token = secrets.token_hex(8)
+    sent = send_probe(settings, token)
+    checks.append(sent)
+    if sent.ok:
+        checks.append(await_probe(settings, token, wait_seconds))
+    return checks
 
-    from moderator.mail.imap import connect
-    from moderator.mail.smtp import SmtpOutbound
 
-    imap = settings.imap
+def check_imap(imap: ImapSettings) -> list[Check]:
+    """Log in; the folders exist (the missing working folders are created); IDLE is offered."""
     try:
         client = connect(imap, timeout=15)
-        checks.append(Check("IMAP login", True, f"logged in to {imap.host}:{imap.port} as {imap.username}"))
     except LoginError as error:
-        return checks + [Check("IMAP login", False, f"the server refused the login for {imap.username}: {error}. "
-                                                    f"Check imap.username and MODERATOR_IMAP__PASSWORD.")]
+        return [Check("IMAP login", False, f"the server refused the login for {imap.username}: {error}. "
+                                           f"Check imap.username and MODERATOR_IMAP__PASSWORD.")]
     except Exception as error:  # every other failure is explained, not raised
-        return checks + [Check("IMAP connection", False, f"cannot reach {imap.host}:{imap.port} with "
-                                                         f"security={imap.security}: {type(error).__name__}: {error}")]
+        return [Check("IMAP connection", False, f"cannot reach {imap.host}:{imap.port} with "
+                                                f"security={imap.security}: {type(error).__name__}: {error}")]
+    checks = [Check("IMAP login", True, f"logged in to {imap.host}:{imap.port} as {imap.username}")]
     try:
-        missing = [f for f in (imap.folder, imap.processed_folder, imap.quarantine_folder) if not client.folder_exists(f)]
+        folders = (imap.folder, imap.processed_folder, imap.quarantine_folder)
+        missing = [f for f in folders if not client.folder_exists(f)]
         for folder in missing:
             if folder != imap.folder:
                 client.create_folder(folder)
@@ -49,7 +61,11 @@ def run_checks(app, wait_seconds: float = 30) -> list[Check]:
                             else "no IDLE: the daemon will poll every poll_seconds"))
     finally:
         client.logout()
-    token = secrets.token_hex(8)
+    return checks
+
+
+def send_probe(settings: Settings, token: str) -> Check:
+    """Mail a probe carrying `token` to the orders address."""
     probe = EmailMessage()
     probe["From"] = settings.orders_address
     probe["To"] = settings.orders_address
@@ -58,14 +74,19 @@ def run_checks(app, wait_seconds: float = 30) -> list[Check]:
     probe["Auto-Submitted"] = "auto-generated"
     probe.set_content("A probe sent by `moderator doctor`; it is deleted when it arrives.\n")
     outbound = SmtpOutbound(settings.smtp, settings.orders_address)
+    smtp = settings.smtp
     try:
         outbound.send(probe.as_bytes(), settings.orders_address, str(probe["Message-ID"]))
-        checks.append(Check("SMTP send", True, f"{settings.smtp.host}:{settings.smtp.port} accepted a probe to "
-                                               f"{settings.orders_address}"))
     except Exception as error:
-        return checks + [Check("SMTP send", False, f"{settings.smtp.host}:{settings.smtp.port} did not take the "
-                                                   f"probe: {type(error).__name__}: {error}. Check smtp.security, "
-                                                   f"smtp.username and MODERATOR_SMTP__PASSWORD.")]
+        return Check("SMTP send", False, f"{smtp.host}:{smtp.port} did not take the probe: "
+                                         f"{type(error).__name__}: {error}. Check smtp.security, smtp.username "
+                                         f"and MODERATOR_SMTP__PASSWORD.")
+    return Check("SMTP send", True, f"{smtp.host}:{smtp.port} accepted a probe to {settings.orders_address}")
+
+
+def await_probe(settings: Settings, token: str, wait_seconds: float) -> Check:
+    """Look for the probe in the moderator's folders until it comes back (then delete it)."""
+    imap = settings.imap
     deadline = time.monotonic() + wait_seconds
     client = connect(imap, timeout=15)
     try:
@@ -76,12 +97,10 @@ def run_checks(app, wait_seconds: float = 30) -> list[Check]:
                 if found:
                     client.add_flags(found, [b"\\Deleted"])
                     client.expunge()
-                    checks.append(Check("round trip", True, f"the probe came back into {folder} and was deleted"))
-                    return checks
+                    return Check("round trip", True, f"the probe came back into {folder} and was deleted")
             time.sleep(1)
     finally:
         client.logout()
-    checks.append(Check("round trip", False, f"the probe sent to {settings.orders_address} did not arrive within "
-                                             f"{wait_seconds:.0f} s: the SMTP server accepts mail but does not "
-                                             f"deliver it to the IMAP mailbox the moderator reads"))
-    return checks
+    return Check("round trip", False, f"the probe sent to {settings.orders_address} did not arrive within "
+                                      f"{wait_seconds:.0f} s: the SMTP server accepts mail but does not "
+                                      f"deliver it to the IMAP mailbox the moderator reads")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The one test command (README, .ci/run): installs what the tests need, starts the real servers
-# on loopback, runs the whole suite, stops the servers.  Extra arguments go to pytest.
+# on loopback, runs the linter (ruff) and the type checker (mypy), then the whole suite, and stops
+# the servers.  Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -11,6 +12,11 @@ bash scripts/system-packages.sh postgresql dovecot-imapd dovecot-lmtpd postfix o
 if [ ! -x .venv/bin/python ]; then python3 -m venv .venv; fi
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
 .venv/bin/python -m pip install -q -e '.[test]'
+# The linter and the type checker, before any server starts: either failing fails the run
+# (their settings are in pyproject.toml).
+.venv/bin/ruff check moderator tests
+.venv/bin/mypy
+
 # The Compose specification's JSON schema, to check deploy/docker-compose.yml where no Docker
 # engine runs: it ships inside the last Python docker-compose release (only the file is read).
 export MODERATOR_COMPOSE_SCHEMA_DIR="$MODERATOR_TEST_DIR/compose-schema"

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import itertools
+from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.policy import SMTP
-from email.utils import format_datetime, make_msgid
-from datetime import datetime, timezone
+from email.utils import format_datetime
 
 _counter = itertools.count(1)
 
@@ -17,7 +17,7 @@ def player_mail(sender: str, body: str, subject: str = "orders", to: str = "mode
     msg["From"] = sender
     msg["To"] = to
     msg["Subject"] = subject
-    msg["Date"] = format_datetime(datetime(2026, 1, 1, tzinfo=timezone.utc))
+    msg["Date"] = format_datetime(datetime(2026, 1, 1, tzinfo=UTC))
     msg["Message-ID"] = f"<t{next(_counter)}.{abs(hash(body)) % 10**8}@client.test>"
     for name, value in (headers or {}).items():
         msg[name] = value

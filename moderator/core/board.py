@@ -17,7 +17,8 @@ Games add their own words in the same style: ``is_on_map(piece)`` (a piece in pl
 
 from __future__ import annotations
 
-from typing import Any, Generic, Iterable, NoReturn, TypeVar
+from collections.abc import Iterable
+from typing import Any, Generic, NoReturn, TypeVar
 
 from moderator.core.contract import Event
 from moderator.core.errors import IllegalOrder

@@ -6,7 +6,7 @@ once meant "n or later" while Narva's meant "exactly n": one word, one meaning.)
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from moderator.core.errors import ParseError
 from moderator.core.grammar import ConditionSpec

@@ -17,9 +17,10 @@ playouts can pick among the legal answers, and a deadline default is always a le
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from moderator.core.errors import ModeratorError, UnknownGame
 

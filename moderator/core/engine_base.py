@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Generic
 
 from moderator.core.contract import Decision, Event, GameInfo, Outcome, S, View
 

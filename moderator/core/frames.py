@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import pickle
 from abc import abstractmethod
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, Mapping, Protocol, Sequence, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypedDict, TypeVar
 
 from moderator.core.contract import Decision, Event, S
 from moderator.core.engine_base import EngineBase
@@ -201,7 +202,7 @@ class FrameStackEngine(EngineBase[S]):
         frame = board.top()
         self.handlers[frame["kind"]].apply(board, frame, decision, order)
         self.settle(board)
-        return board.data, board.events  # type: ignore[no-any-return]
+        return board.data, board.events
 
     def settle(self, board: Any) -> None:
         """Run every automatic step until somebody must decide or the game is over."""

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from moderator.core.errors import ParseError
 
@@ -50,7 +51,7 @@ class Order:
         return (str(value),)
 
     @classmethod
-    def make(cls, kind: str, form: str, **args: Value) -> "Order":
+    def make(cls, kind: str, form: str, **args: Value) -> Order:
         return cls(kind, form, tuple((k, v) for k, v in args.items() if v is not None))
 
 
@@ -346,7 +347,7 @@ class _Matcher:
             try:
                 return self.seq(elements, i + 1, pos, args)
             except _Fail as without:
-                raise with_group if with_group.position >= without.position else without
+                raise (with_group if with_group.position >= without.position else without) from None
 
     def many(self, element: _Slot, elements: Sequence[Any], i: int, pos: int, args: dict[str, Value]) -> int:
         """One or more values: the longest run that still lets the rest of the form match."""

@@ -21,11 +21,12 @@ Tests are the game's named conditions, evaluated only on the deciding role's own
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from moderator.core.errors import ParseError
-from moderator.core.grammar import Grammar, Lexicon, Order, tokenize
+from moderator.core.grammar import Grammar, Lexicon, tokenize
 
 ASK = "ASK"
 
@@ -106,11 +107,11 @@ class Plan:
         return raw
 
     @classmethod
-    def from_json(cls, raw: dict[str, Any] | None) -> "Plan":
+    def from_json(cls, raw: dict[str, Any] | None) -> Plan:
         if not raw:
             return cls()
 
-        def tests(items: list[dict]) -> tuple[Test, ...]:
+        def tests(items: list[dict[str, Any]]) -> tuple[Test, ...]:
             return tuple(Test(t["name"], tuple(t["args"]), t["negated"]) for t in items)
 
         return cls(
@@ -218,9 +219,9 @@ def parse_body(lines: Sequence[tuple[int, str]], grammar: Grammar, lexicon: Lexi
                 condition, order_text = _split_guard(text)
                 guard = () if condition.upper() == "ANY" else parse_tests(condition, grammar)
                 order = grammar.parse(order_text, lexicon)
-                line = AgendaLine(line_no, order.kind, grammar.render(order), guard)
-                body.agenda.append(line)
-                body.lines.append(LineResult(line_no, raw, line.render()))
+                keyed = AgendaLine(line_no, order.kind, grammar.render(order), guard)
+                body.agenda.append(keyed)
+                body.lines.append(LineResult(line_no, raw, keyed.render()))
             elif upper.startswith("IF "):
                 condition, order_text = _split_guard(text)
                 guard = parse_tests(condition, grammar)
@@ -253,9 +254,9 @@ def _parse_standing(line_no: int, raw: str, text: str, grammar: Grammar, lexicon
         return LineResult(line_no, raw, standing.render())
     if rest.upper().startswith("CLEAR"):
         what = rest[5:].strip()
-        kind = _kind(what, kinds) if what else None
-        body.clear_kinds.append(kind)
-        return LineResult(line_no, raw, f"STANDING CLEAR {kind.upper() if kind else ''}".strip())
+        cleared = _kind(what, kinds) if what else None
+        body.clear_kinds.append(cleared)
+        return LineResult(line_no, raw, f"STANDING CLEAR {cleared.upper() if cleared else ''}".strip())
     if ":" not in rest:
         raise ParseError("a standing order reads 'STANDING <kind> [IF <test>]: <order>|ASK|NONE'")
     head_part, _, answer = rest.partition(":")

@@ -21,8 +21,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 COMMIT_TAG = b"moderator-seed/v1"
 KEY_TAG = b"moderator-key/v1"
@@ -150,7 +151,8 @@ class RngRecord:
         return Rng(derive_key(self.game_id, self.seed, self.contributions), counters)
 
 
-def recompute(game_id: str, seed: bytes, contributions: Sequence[str], draws: Sequence[dict]) -> list[str]:
+def recompute(game_id: str, seed: bytes, contributions: Sequence[str],
+              draws: Sequence[dict[str, Any]]) -> list[str]:
     """Recompute every recorded draw; return a list of mismatches (empty when all agree)."""
     key = derive_key(game_id, seed, contributions)
     replay = Rng(key)

@@ -19,10 +19,11 @@ The runner is pure: it takes state, plans and an Rng and returns the new state w
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Sequence
+from typing import Any
 
-from moderator.core.contract import Decision, Engine, Event, StandingDefault
+from moderator.core.contract import Decision, Engine, Event, View
 from moderator.core.errors import IllegalOrder, OrderError, ParseError
 from moderator.core.grammar import Order
 from moderator.core.plans import ASK, AgendaLine, Plan, ScriptLine, Standing, Test
@@ -65,15 +66,15 @@ class Advance:
     expired: list[tuple[str, AgendaLine]] = field(default_factory=list)
 
 
-def period_of(engine: Engine, state: object) -> str | None:
+def period_of(engine: Engine[Any], state: object) -> str | None:
     """The engine's current period for keyed orders (None when the game has none)."""
     return engine.period(state)
 
 
 class Runner:
-    def __init__(self, engine: Engine):
+    def __init__(self, engine: Engine[Any]):
         self.engine = engine
-        self._cached_view: tuple[object, str, object] | None = None
+        self._cached_view: tuple[object, str, View] | None = None
         self._defaults: dict[str, list[Standing]] = {}
         for default in engine.info.standing_defaults:
             self._defaults.setdefault(default.kind, []).append(Standing(default.kind, default.answer))
@@ -129,7 +130,7 @@ class Runner:
         lexicon = self.engine.lexicon(state, decision.role)
         return self.engine.grammar.parse(text, lexicon, kinds=[decision.kind])
 
-    def _view(self, state: object, role: str):
+    def _view(self, state: object, role: str) -> View:
         """The role's view of this state, built once however many guards read it (the state object is
         kept, so a new state can never be mistaken for the cached one)."""
         cached = self._cached_view
@@ -259,7 +260,7 @@ class Runner:
                 result.expired.extend((role, line) for line in plan.agenda if line not in keep)
                 plan.agenda[:] = keep
 
-    def _standing_for(self, decision: Decision, plan: Plan):
+    def _standing_for(self, decision: Decision, plan: Plan) -> Iterator[tuple[Standing, str]]:
         for standing in plan.standing:
             if standing.kind == decision.kind:
                 yield standing, "standing"

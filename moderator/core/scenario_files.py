@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Annotated, Any, Iterable
+from typing import Annotated, Any, Self
 
 import yaml
 from pydantic import BaseModel, BeforeValidator, PrivateAttr, ValidationError
@@ -28,7 +29,7 @@ def scenario_root(game: str) -> Path:
 def read_yaml(path: Path) -> Any:
     try:
         with path.open(encoding="utf-8") as handle:
-            return yaml.load(handle, Loader=_Loader)  # noqa: S506 - a safe loader
+            return yaml.load(handle, Loader=_Loader)
     except FileNotFoundError:
         raise ScenarioError(f"scenario file {path} is missing") from None
     except yaml.YAMLError as exc:
@@ -64,9 +65,8 @@ def _ident(value: Any) -> Any:
         raise ValueError("an identifier cannot be true/false")
     if isinstance(value, (int, float)):
         value = str(value)
-    if isinstance(value, str):
-        if not value or any(ch.isspace() for ch in value):
-            raise ValueError(f"identifier {value!r} must be non-empty and contain no spaces")
+    if isinstance(value, str) and (not value or any(ch.isspace() for ch in value)):
+        raise ValueError(f"identifier {value!r} must be non-empty and contain no spaces")
     return value
 
 
@@ -82,12 +82,12 @@ class IndexedScenario(BaseModel):
 
     _cache: dict[str, Any] = PrivateAttr(default_factory=dict)
 
-    def __copy__(self):
+    def __copy__(self) -> Self:
         new = super().__copy__()
         new._cache = {}  # copies (model_copy) get their own lookup indexes
         return new
 
-    def __deepcopy__(self, memo: dict[int, Any] | None = None):
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Self:
         new = super().__deepcopy__(memo)
         new._cache = {}
         return new

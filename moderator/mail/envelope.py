@@ -5,8 +5,8 @@
     SECRET 7QK2-MX4D
     PHASE T3-AXIS        (optional: refuse these orders if the game has moved on)
 
-Commands (HELP, STATUS, CHECK, RESEND, JOIN, CONTINUE and the referee's) are recognised here too;
-everything else is handed to the game's grammar.  The subject line's "[game/role]" tag, which
+Commands (the players' and the referee's, listed once in mail/commands.py) and JOIN are recognised
+here too; everything else is handed to the game's grammar.  The subject line's "[game/role]" tag, which
 every report carries, fills GAME and ROLE when the body leaves them out, so a plain reply works.
 """
 
@@ -15,10 +15,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from moderator.mail.commands import BY_NAME
+
 ENVELOPE_KEYS = {"GAME": "game", "ROLE": "role", "SIDE": "role", "SECRET": "secret", "PHASE": "phase"}
-PLAYER_COMMANDS = ("HELP", "STATUS", "CHECK", "RESEND", "CONTINUE", "VACATION")
-REFEREE_COMMANDS = ("PAUSE", "RESUME", "FORCE", "EXTEND", "ANNOUNCE", "REPLACE", "ROLLBACK", "PREVIEW",
-                    "ABSENT")
 JOIN_KEYS = ("JOIN", "NAME", "TZ", "ENTROPY")
 
 _SUBJECT_TAG = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_-]*)/([A-Za-z][A-Za-z0-9_-]*)\]")
@@ -75,7 +74,7 @@ def read_envelope(lines: list[tuple[int, str]], subject: str = "") -> Envelope:
         elif key == "ENTROPY" and rest:
             envelope.join_entropy = rest[:200]
             envelope.envelope_lines.append(number)
-        elif key in PLAYER_COMMANDS or key in REFEREE_COMMANDS:
+        elif key in BY_NAME:
             envelope.commands.append((number, key, rest))
         else:
             envelope.order_lines.append((number, text))

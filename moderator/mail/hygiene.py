@@ -6,14 +6,16 @@ returns a `Letter` whose `problems` say what was odd, so the receipt can tell th
 
 from __future__ import annotations
 
+import contextlib
 import email
 import re
 from dataclasses import dataclass, field
 from email.header import decode_header, make_header
 from email.message import Message
 from email.policy import compat32
-from email.utils import getaddresses, parseaddr
+from email.utils import collapse_rfc2231_value, getaddresses, parseaddr
 from html.parser import HTMLParser
+from typing import ClassVar
 
 MAX_TEXT_CHARS = 64_000  # orders longer than this are not orders
 MAX_LINES = 400
@@ -57,7 +59,8 @@ def _automatic_reason(msg: Message, sender: str, own_addresses: set[str]) -> str
     for header in ("List-Id", "List-Unsubscribe", "List-Post"):
         if msg.get(header):
             return f"mailing list ({header})"
-    if msg.get("X-Autoreply") or msg.get("X-Autorespond") or str(msg.get("X-Auto-Response-Suppress", "")).lower() in {"all", "oof"}:
+    suppress = str(msg.get("X-Auto-Response-Suppress", "")).lower()
+    if msg.get("X-Autoreply") or msg.get("X-Autorespond") or suppress in {"all", "oof"}:
         return "auto-reply headers"
     return_path = msg.get("Return-Path")
     if return_path is not None and parseaddr(str(return_path))[1] == "" and "<>" in str(return_path):
@@ -69,7 +72,8 @@ def _automatic_reason(msg: Message, sender: str, own_addresses: set[str]) -> str
         return f"automatic sender {sender}"
     if sender in own_addresses:
         return "our own address (mail loop)"
-    if re.match(r"^(auto(matic)? ?reply|out of (the )?office|abwesenheit|vacation)", _safe_header(msg, "Subject").strip().lower()):
+    subject = _safe_header(msg, "Subject").strip().lower()
+    if re.match(r"^(auto(matic)? ?reply|out of (the )?office|abwesenheit|vacation)", subject):
         return "vacation or out-of-office notice"
     return None
 
@@ -81,6 +85,8 @@ def _dsn_recipients(msg: Message) -> list[str]:
             payload = part.get_payload()
             blocks = payload if isinstance(payload, list) else []
             for block in blocks:
+                if not isinstance(block, Message):
+                    continue
                 action = str(block.get("Action", "")).lower()
                 recipient = str(block.get("Final-Recipient") or block.get("Original-Recipient") or "")
                 if action == "failed" and recipient:
@@ -94,7 +100,7 @@ def _dsn_recipients(msg: Message) -> list[str]:
 class _HtmlText(HTMLParser):
     """HTML to plain text: block elements become line breaks, scripts and styles vanish."""
 
-    BLOCKS = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote",
+    BLOCKS: ClassVar[set[str]] = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote",
               "table", "ul", "ol"}
 
     def __init__(self) -> None:
@@ -104,7 +110,7 @@ class _HtmlText(HTMLParser):
         self.quote = 0
         self.pre = 0
 
-    def handle_starttag(self, tag, attrs):
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "pre":
             self.pre += 1
         if tag in {"script", "style", "head"}:
@@ -115,7 +121,7 @@ class _HtmlText(HTMLParser):
         elif tag in self.BLOCKS:
             self.parts.append("\n")
 
-    def handle_endtag(self, tag):
+    def handle_endtag(self, tag: str) -> None:
         if tag == "pre" and self.pre:
             self.pre -= 1
         if tag in {"script", "style", "head"} and self.skip:
@@ -126,7 +132,7 @@ class _HtmlText(HTMLParser):
         elif tag in self.BLOCKS:
             self.parts.append("\n")
 
-    def handle_data(self, data):
+    def handle_data(self, data: str) -> None:
         if self.skip:
             return
         if not self.pre:
@@ -151,7 +157,8 @@ def html_to_text(html: str) -> str:
 
 
 def _decode(part: Message, problems: list[str]) -> str:
-    payload = part.get_payload(decode=True) or b""
+    decoded = part.get_payload(decode=True)
+    payload = decoded if isinstance(decoded, bytes) else b""
     declared = part.get_content_charset()
     if declared:
         try:
@@ -173,12 +180,18 @@ def _decode(part: Message, problems: list[str]) -> str:
     return payload.decode("latin-1")  # pragma: no cover - latin-1 always decodes
 
 
+def _param(part: Message, name: str) -> str:
+    """A Content-Type parameter as text (an RFC 2231 value comes as a tuple)."""
+    value = part.get_param(name, "")
+    return collapse_rfc2231_value(value) if isinstance(value, tuple) else value
+
+
 def _unflow(part: Message, text: str) -> str:
     """Undo format=flowed (RFC 3676) so a wrapped order line is one line again."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if part.get_param("format", "").lower() != "flowed":
+    if _param(part, "format").lower() != "flowed":
         return text
-    delsp = part.get_param("delsp", "").lower() == "yes"
+    delsp = _param(part, "delsp").lower() == "yes"
     out: list[str] = []
     buffer = ""
     for line in text.split("\n"):
@@ -319,10 +332,8 @@ def read_letter(raw: bytes, own_addresses: set[str], max_bytes: int) -> Letter:
     addresses = getaddresses([from_header])
     sender_name, sender = (addresses[0] if addresses else ("", ""))
     sender = sender.strip().lower()
-    try:
+    with contextlib.suppress(Exception):  # an undecodable encoded word: keep the name as written
         sender_name = str(make_header(decode_header(sender_name))) if "=?" in sender_name else sender_name
-    except Exception:
-        pass
     if re.search(r"[\r\n\x00]", sender_name):
         # Line breaks hidden in an encoded display name are an injection attempt: no one to answer.
         problems.append("the From header hides line breaks")

@@ -10,12 +10,14 @@ again only after a delay that doubles (1 minute to an hour), so the account is n
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import socket
 import ssl
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import TypeVar
 
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError, LoginError
@@ -23,6 +25,7 @@ from imapclient.exceptions import IMAPClientError, LoginError
 from moderator.settings import ImapSettings
 
 log = logging.getLogger("moderator.imap")
+T = TypeVar("T")
 
 RETRYABLE = (OSError, socket.error, ssl.SSLError, IMAPClientError, EOFError)
 # A refused login is tried again after these delays, doubling in between: many servers lock an
@@ -117,13 +120,11 @@ class ImapInbox:
 
     def close(self) -> None:
         if self._client is not None:
-            try:
+            with contextlib.suppress(*RETRYABLE):  # a dead connection needs no logout
                 self._client.logout()
-            except RETRYABLE:
-                pass
             self._client = None
 
-    def _retry(self, action):
+    def _retry(self, action: Callable[[IMAPClient], T]) -> T:
         """Run `action(client)`; on a dropped connection reconnect (with backoff) and run it again."""
         for attempt in range(5):
             try:
@@ -135,7 +136,7 @@ class ImapInbox:
                 self._client = None
                 if attempt == 4:
                     raise
-        return None
+        raise AssertionError("unreachable: the last attempt returns or raises")
 
     # ------------------------------------------------------------------ the inbox contract
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 _SAFE = re.compile(r"[^a-z0-9@._+-]")
 

@@ -9,12 +9,15 @@ the next drain finds the copy by its Message-ID and does not send the message ag
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ssl
+from collections.abc import Callable
+from typing import Any
 
 import aiosmtplib
 
 from moderator.core.errors import MailMaybeDelivered, MailServerUnavailable
-from moderator.service.outbox import WAITS_BEHIND, describe_failure  # the outbox treats these apart
+from moderator.mail.failures import WAITS_BEHIND, describe_failure  # the outbox treats these apart
 from moderator.settings import SmtpSettings
 
 # A connection that breaks while the server takes a message (it may have been accepted).
@@ -34,7 +37,8 @@ def offering_failed(error: Exception) -> Exception:
 
 
 class SmtpOutbound:
-    def __init__(self, settings: SmtpSettings, sender: str, sent_copy: str = "", already_sent=None):
+    def __init__(self, settings: SmtpSettings, sender: str, sent_copy: str = "",
+                 already_sent: Callable[[str], bool] | None = None):
         self.settings = settings
         self.sender = sender
         self.sent_copy = sent_copy
@@ -48,7 +52,7 @@ class SmtpOutbound:
     async def open(self) -> aiosmtplib.SMTP:
         """A connected, logged-in client (TLS or STARTTLS as configured)."""
         settings = self.settings
-        kwargs = dict(hostname=settings.host, port=settings.port, timeout=settings.timeout_seconds)
+        kwargs: dict[str, Any] = dict(hostname=settings.host, port=settings.port, timeout=settings.timeout_seconds)
         if settings.security == "tls":
             kwargs.update(use_tls=True, tls_context=self._tls())
         elif settings.security == "starttls":
@@ -77,7 +81,7 @@ class SmtpOutbound:
         recipients = [recipient] + ([self.sent_copy] if self.sent_copy else [])
         asyncio.run(self._send(raw, recipients))
 
-    def batch(self) -> "SmtpBatch":
+    def batch(self) -> SmtpBatch:
         """One connection for many messages (the outbox drain sends through it)."""
         return SmtpBatch(self)
 
@@ -102,23 +106,21 @@ class SmtpBatch:
         self.loop = asyncio.new_event_loop()
         self.pool: list[aiosmtplib.SMTP] = []  # open connections not in use
         self._slots: asyncio.Semaphore | None = None
-        self._last: dict[str, asyncio.Task] = {}  # each recipient's newest message
-        self._pending: set[asyncio.Task] = set()
+        self._last: dict[str, asyncio.Task[str | None]] = {}  # each recipient's newest message
+        self._pending: set[asyncio.Task[str | None]] = set()
         self._results: list[tuple[int, str | None]] = []
 
-    def __enter__(self) -> "SmtpBatch":
+    def __enter__(self) -> SmtpBatch:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         for task in self._pending:
             task.cancel()  # its row stays 'handed': the outbox checks the sent copy later
         if self._pending:
             self.loop.run_until_complete(asyncio.gather(*self._pending, return_exceptions=True))
         for client in self.pool:
-            try:
+            with contextlib.suppress(Exception):  # the server may have closed it already
                 self.loop.run_until_complete(client.quit())
-            except Exception:
-                pass
         self.loop.close()
 
     # ------------------------------------------------------------------ driving
@@ -147,7 +149,7 @@ class SmtpBatch:
 
     # ------------------------------------------------------------------ in the loop
 
-    async def _deliver_after(self, previous: asyncio.Task | None, row_id: int, raw: bytes,
+    async def _deliver_after(self, previous: asyncio.Task[str | None] | None, row_id: int, raw: bytes,
                              recipient: str) -> str | None:
         if previous is not None:
             failed = await asyncio.shield(previous) if not previous.done() else previous.result()
@@ -200,13 +202,9 @@ class SmtpBatch:
 
 async def _close_quietly(client: aiosmtplib.SMTP) -> None:
     """Say QUIT if the server still listens, else just drop the connection; never raise."""
-    try:
+    with contextlib.suppress(Exception):
         if client.is_connected:
             await client.quit()
             return
-    except Exception:
-        pass
-    try:
+    with contextlib.suppress(Exception):
         client.close()
-    except Exception:
-        pass

@@ -15,7 +15,7 @@ rasterise polygons.
 from __future__ import annotations
 
 from collections import deque
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -147,7 +147,7 @@ def label_at(labels: np.ndarray, ids: Sequence[str], point: Point, scale: float 
 def _grid_size(width: int, height: int, scale: float) -> tuple[int, int]:
     if width <= 0 or height <= 0 or scale <= 0:
         raise ValueError("width, height and scale must be positive")
-    return max(1, int(round(width * scale))), max(1, int(round(height * scale)))
+    return max(1, round(width * scale)), max(1, round(height * scale))
 
 
 def _scaled(polygon: Polygon, scale: float) -> list[tuple[float, float]]:

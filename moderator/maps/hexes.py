@@ -19,9 +19,10 @@ y growing downwards (image convention), north at the top.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Iterable, Iterator, Literal, Sequence
+from functools import cache
+from typing import Literal
 
 Coord = tuple[int, int]
 HexLike = str | Coord | Sequence[int]
@@ -46,7 +47,7 @@ def parse_hex(h: HexLike) -> Coord:
             raise ValueError(f"hex id {h!r} must be four digits CCRR")
         return int(text[:2]), int(text[2:])
     try:
-        col, row = h  # type: ignore[misc]
+        col, row = h
     except (TypeError, ValueError):
         raise ValueError(f"not a hex: {h!r}") from None
     if isinstance(col, bool) or isinstance(row, bool) or not isinstance(col, int) or not isinstance(row, int):
@@ -142,7 +143,7 @@ class HexGrid:
     def direction(self, a: HexLike, b: HexLike) -> str:
         """Compass name of the side of `a` that `b` lies beyond (they must be adjacent)."""
         target = parse_hex(b)
-        for name, c in zip(DIRECTIONS, self.neighbour_coords(a)):
+        for name, c in zip(DIRECTIONS, self.neighbour_coords(a), strict=True):
             if c == target:
                 return name
         raise ValueError(f"{format_hex(a)} and {format_hex(b)} are not adjacent")
@@ -219,7 +220,7 @@ def _cube_round(q: float, r: float) -> Coord:
 DEFAULT_GRID = HexGrid()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _grid(parity: str, rows_increase: str) -> HexGrid:
     return HexGrid(parity, rows_increase)  # type: ignore[arg-type]
 
@@ -280,8 +281,8 @@ class HexLayout:
     _ybounds: tuple[float, float] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        lo = self.rows[0] + min(0.5 if self.grid.shifted(c) else 0.0 for c in range(self.columns[0], self.columns[1] + 1))
-        hi = self.rows[1] + max(0.5 if self.grid.shifted(c) else 0.0 for c in range(self.columns[0], self.columns[1] + 1))
+        shifts = [0.5 if self.grid.shifted(c) else 0.0 for c in range(self.columns[0], self.columns[1] + 1)]
+        lo, hi = self.rows[0] + min(shifts), self.rows[1] + max(shifts)
         object.__setattr__(self, "_ybounds", (lo, hi))
 
     @property
@@ -292,7 +293,7 @@ class HexLayout:
         ncols = self.columns[1] - self.columns[0]
         width = self.size * (1.5 * ncols + 2) + 2 * self.margin
         height = self.hex_height * (self._ybounds[1] - self._ybounds[0] + 1) + 2 * self.margin
-        return int(math.ceil(width)), int(math.ceil(height))
+        return math.ceil(width), math.ceil(height)
 
     def centre(self, h: HexLike) -> tuple[float, float]:
         col, _ = parse_hex(h)

@@ -10,24 +10,25 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlmodel import select
-
 from moderator.core.errors import ModeratorError
 from moderator.core.rng import commitment, recompute
+from moderator.registry import Registry
 from moderator.service.table import load_table
-from moderator.store.models import LogEntry
+from moderator.store import games as stored
+from moderator.store.db import Database
 
 ARCHIVE_FORMAT = "moderator-archive/1"
 
 
-def export_archive(app, game_id: str) -> dict[str, Any]:
-    """Everything public about a finished game; refuses while the game runs (the seed is secret)."""
-    with app.db.session() as session:
-        table = load_table(session, app.registry, game_id)
+def export_archive(database: Database, registry: Registry, game_id: str) -> dict[str, Any]:
+    """Everything public about a finished game.  Raises ModeratorError while the game runs (the
+    seed is secret until it ends)."""
+    with database.session() as session:
+        table = load_table(session, registry, game_id)
         if table.game.status != "over":
             raise ModeratorError(f"{game_id} is {table.game.status}; its seed stays secret until it ends")
         # Voided entries (a referee's rollback) stay in the archive, marked: their dice were rolled.
-        entries = session.exec(select(LogEntry).where(LogEntry.game_id == game_id).order_by(LogEntry.seq)).all()
+        entries = stored.whole_log(session, game_id)
         log: list[dict[str, Any]] = []
         draws: list[dict[str, Any]] = []
         for entry in entries:

@@ -1,32 +1,54 @@
-"""Referee controls, by mail and by CLI.  Every control is logged in the game's history."""
+"""Referee controls, by mail and by CLI.  Every control is logged in the game's history.
+
+The commands are listed once in mail/commands.py; `Controls.handlers` names the method of each
+referee command there (a test checks that the two agree).
+"""
 
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from collections.abc import Callable, Mapping
+from datetime import datetime, timedelta
+from typing import Any
 
+from moderator.clock import Clock
 from moderator.core.rng import Rng, new_seed
 from moderator.core.runner import Runner
+from moderator.mail.commands import referee_summary
+from moderator.service import games
+from moderator.service.absences import record_absence
+from moderator.service.notices import Notices
+from moderator.service.replay import Replayer
 from moderator.service.table import Table, dumps
+from moderator.service.turns import TurnRunner
 
-HELP = ("Referee commands: PAUSE, RESUME, FORCE (apply every open default now), EXTEND <hours>, "
-        "ANNOUNCE <text>, PREVIEW (what the orders at hand would do, with throwaway dice), "
-        "ROLLBACK <log number>, REPLACE <role> <address>, ABSENT <role> <from YYYY-MM-DD> <to YYYY-MM-DD>, "
-        "STATUS.")
+#: What a handler answers: the text for the referee, and what to log (None: nothing changed).
+Answer = tuple[str, dict[str, Any] | None]
+Handler = Callable[[Table, str, datetime], Answer]
 
 
 class Controls:
-    def __init__(self, app):
-        self.app = app
+    """The referee's commands; needs the clock, the turn runner, notices and the replayer."""
+
+    def __init__(self, clock: Clock, turns: TurnRunner, notices: Notices, replayer: Replayer):
+        self.clock = clock
+        self.turns = turns
+        self.notices = notices
+        self.replayer = replayer
+        self.handlers: Mapping[str, Handler] = {
+            "STATUS": self.status, "PAUSE": self.pause, "RESUME": self.resume, "EXTEND": self.extend,
+            "FORCE": self.force, "ANNOUNCE": self.announce, "PREVIEW": self.preview, "REPLACE": self.replace,
+            "ABSENT": self.absent, "ROLLBACK": self.rollback,
+        }
 
     def apply(self, table: Table, command: str, argument: str = "", source: str = "cli") -> str:
-        now = self.app.clock.now()
+        """Carry out one referee command on `table` and log it; returns the answer for the referee."""
+        now = self.clock.now()
         command = command.upper()
         game = table.game
-        handler = getattr(self, f"_{command.lower()}", None)
+        handler = self.handlers.get(command)
         if handler is None:
-            return f"Unknown referee command {command}. {HELP}"
+            return f"Unknown referee command {command}. {referee_summary()}"
         message, logged = handler(table, argument, now)
         if logged is not None:
             table.session.add(game)
@@ -34,24 +56,24 @@ class Controls:
                                                      **logged), now)
             if command == "ROLLBACK":
                 table.snapshot(game.phase_label, now)
-                self.app.turns.run(table, now, report_all=True)  # everyone gets the restored situation
+                self.turns.run(table, now, report_all=True)  # everyone gets the restored situation
         return message
 
     # ------------------------------------------------------------------ the commands
 
-    def _status(self, table, argument, now):
+    def status(self, table: Table, argument: str, now: datetime) -> Answer:
         game = table.game
         return f"{game.id}: {game.status}, phase {game.phase_label}, log at #{game.last_seq}.", None
 
-    def _pause(self, table, argument, now):
+    def pause(self, table: Table, argument: str, now: datetime) -> Answer:
         table.game.status = "paused"
         return f"{table.game.id} is paused; orders are accepted but nothing runs until RESUME.", {}
 
-    def _resume(self, table, argument, now):
+    def resume(self, table: Table, argument: str, now: datetime) -> Answer:
         table.game.status = "running"
         return f"{table.game.id} resumes.", {}
 
-    def _extend(self, table, argument, now):
+    def extend(self, table: Table, argument: str, now: datetime) -> Answer:
         try:
             hours = float(argument or "24")
         except ValueError:
@@ -59,21 +81,21 @@ class Controls:
         shift_deadlines(table, timedelta(hours=hours))
         return f"Every open deadline of {table.game.id} moves {hours:g} hours later.", {"hours": hours}
 
-    def _force(self, table, argument, now):
-        result = self.app.turns.run(table, now, force_defaults=True)
+    def force(self, table: Table, argument: str, now: datetime) -> Answer:
+        result = self.turns.run(table, now, force_defaults=True)
         return (f"{table.game.id} was run now: {len(result.steps)} answer(s) applied, "
                 f"{len(result.defaulted)} by default."), {}
 
-    def _announce(self, table, argument, now):
+    def announce(self, table: Table, argument: str, now: datetime) -> Answer:
         if not argument:
             return "ANNOUNCE needs the text to send.", None
         seats = table.players() + table.observers()
         for seat in seats:
-            self.app.mailroom._notice(table.session, table, seat.address, seat.role,
-                                      "Announcement from the referee", [argument], kind="notice")
+            self.notices.post(table.session, table, seat.address, seat.role, "Announcement from the referee",
+                              [argument], kind="notice")
         return f"Announcement sent to {len(seats)} seat(s).", {}
 
-    def _preview(self, table, argument, now):
+    def preview(self, table: Table, argument: str, now: datetime) -> Answer:
         """What the orders and standing orders at hand would do now, with throwaway dice."""
         plans = {role: table.plan(role) for role in table.player_roles}
         advance = Runner(table.engine).advance(table.state, plans, Rng(new_seed()))
@@ -84,38 +106,34 @@ class Controls:
         lines.append("  then waiting for: " + (", ".join(f"{d.role} ({d.kind})" for d in advance.waiting) or "nobody"))
         return "\n".join(lines), None
 
-    def _replace(self, table, argument, now):
-        from moderator.service.games import new_secret
-
+    def replace(self, table: Table, argument: str, now: datetime) -> Answer:
         parts = argument.split()
         if len(parts) != 2 or parts[0].lower() not in table.seats:
             return f"REPLACE needs a role ({', '.join(table.player_roles)}) and an address.", None
         role, address = parts[0].lower(), parts[1].lower()
         seat = table.seats[role]
         old = seat.address
-        secret = new_secret()  # the old secret dies with the change
+        secret = games.new_secret()  # the old secret dies with the change
         seat.address = address
         seat.secret = secret
         table.session.add(seat)
-        self.app.mailroom._notice(table.session, table, address, role, "You take over a seat", [
+        self.notices.post(table.session, table, address, role, "You take over a seat", [
             f"The referee has given you the seat '{role}' in {table.game.id} ({table.engine.info.title}).",
             f"Your secret is {secret}. Every report repeats it. Send STATUS or RESEND for the situation."],
             envelope=[f"GAME {table.game.id}", f"ROLE {role}", f"SECRET {secret}"], kind="notice")
         if old:
-            self.app.mailroom._notice(table.session, table, old, role, "Your seat was handed over", [
+            self.notices.post(table.session, table, old, role, "Your seat was handed over", [
                 f"The referee has handed your seat '{role}' in {table.game.id} to another player. "
                 f"Your secret no longer works."], kind="notice")
         return f"{role} is now played from {address}; a new secret was sent there.", {"role": role, "address": address}
 
-    def _absent(self, table, argument, now):
+    def absent(self, table: Table, argument: str, now: datetime) -> Answer:
         parts = argument.split()
         if len(parts) != 3 or parts[0].lower() not in table.seats:
             return "ABSENT needs a role and two dates: ABSENT axis 2026-07-01 2026-07-14", None
-        return record_absence(self.app, table, parts[0].lower(), parts[1], parts[2], now)
+        return record_absence(table, parts[0].lower(), parts[1], parts[2], now)
 
-    def _rollback(self, table, argument, now):
-        from moderator.service.replay import replay_game
-
+    def rollback(self, table: Table, argument: str, now: datetime) -> Answer:
         try:
             target = int(argument.lstrip("#"))
         except ValueError:
@@ -124,7 +142,7 @@ class Controls:
         setup = next((e.seq for e in entries if e.kind == "setup"), None)
         if setup is None or not setup <= target < table.game.last_seq:
             return f"ROLLBACK needs a log number between {setup} and {table.game.last_seq - 1}.", None
-        replayed = replay_game(self.app, table.game.id, upto=target)
+        replayed = self.replayer.replay(table.game.id, upto=target)
         if not replayed.ok:
             return f"ROLLBACK refused: the log does not replay cleanly ({replayed.mismatches[0]}).", None
         voided = 0
@@ -148,6 +166,7 @@ class Controls:
 
 
 def shift_deadlines(table: Table, delta: timedelta) -> None:
+    """Every open deadline of the game moves by `delta`."""
     for seat in table.players():
         deadlines = {key: (datetime.fromisoformat(due) + delta).isoformat()
                      for key, due in json.loads(seat.deadlines_json or "{}").items()}
@@ -155,39 +174,3 @@ def shift_deadlines(table: Table, delta: timedelta) -> None:
         table.session.add(seat)
     if table.game.next_deadline:
         table.game.next_deadline = table.game.next_deadline + delta
-
-
-def record_absence(app, table: Table, role: str, start: str, end: str, now: datetime) -> tuple[str, dict | None]:
-    """An absence moves the seat's deadlines that fall inside it past its end (plus the time lost)."""
-    seat = table.seats[role]
-    try:
-        zone = ZoneInfo(seat.timezone or "UTC")
-    except (ZoneInfoNotFoundError, ValueError):
-        zone = ZoneInfo("UTC")
-    try:
-        first = datetime.fromisoformat(start).replace(tzinfo=zone)
-        last = datetime.fromisoformat(end).replace(tzinfo=zone) + timedelta(days=1)
-    except ValueError:
-        return "Dates are written YYYY-MM-DD, e.g. 2026-07-01 2026-07-14.", None
-    if last <= first:
-        return "The absence must end after it starts.", None
-    absences = json.loads(seat.absences_json or "[]")
-    absences.append([first.astimezone(timezone.utc).isoformat(), last.astimezone(timezone.utc).isoformat()])
-    seat.absences_json = dumps(absences)
-    moved = {}
-    for key, due in json.loads(seat.deadlines_json or "{}").items():
-        moved[key] = push_past_absences(datetime.fromisoformat(due), now, absences).isoformat()
-    seat.deadlines_json = dumps(moved)
-    table.session.add(seat)
-    return (f"{role} is away from {start} to {end}; deadlines falling then move past the absence.",
-            {"role": role, "from": start, "to": end})
-
-
-def push_past_absences(due: datetime, opened: datetime, absences: list[list[str]]) -> datetime:
-    """A deadline keeps the time the player had before an absence: the overlap is added after it."""
-    for start, end in absences:
-        first, last = datetime.fromisoformat(start), datetime.fromisoformat(end)
-        overlap = min(due, last) - max(opened, first)
-        if overlap.total_seconds() > 0:
-            due = due + overlap
-    return due

@@ -6,16 +6,18 @@ import base64
 import hashlib
 import json
 import secrets as pysecrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Mapping
+from typing import Any
 
-from sqlmodel import Session, func, select
+from sqlmodel import Session
 
 from moderator.core.contract import Event
 from moderator.core.rng import commitment, new_seed
 from moderator.registry import Registry
 from moderator.service.table import Table, dumps, load_table, secret_hash
+from moderator.store import games as stored
 from moderator.store.models import Game, Seat
 
 
@@ -46,11 +48,7 @@ def create_game(session: Session, registry: Registry, now: datetime, engine_id: 
     scenario = engine.info.scenario(scenario).name
     chosen = engine.info.chosen_options(options or {})  # raises OptionError
     if game_id is None:
-        count = session.exec(select(func.count()).select_from(Game).where(Game.engine == engine_id)).one()
-        game_id = f"{engine_id}-{count + 1:04d}"
-        while session.get(Game, game_id) is not None:
-            count += 1
-            game_id = f"{engine_id}-{count + 1:04d}"
+        game_id = stored.next_game_id(session, engine_id)
     seed = new_seed()
     referee_secret = new_secret()
     game = Game(id=game_id, engine=engine_id, scenario=scenario, options_json=dumps(chosen), status="forming",
@@ -72,8 +70,8 @@ def create_game(session: Session, registry: Registry, now: datetime, engine_id: 
 
 
 def find_invitation(session: Session, token: str) -> Seat | None:
-    return session.exec(select(Seat).where(Seat.invite_token_hash == token_hash(token),
-                                           Seat.joined_at.is_(None))).first()  # type: ignore[union-attr]
+    """The open seat the invitation `token` is for, or None (unknown, or the seat is taken)."""
+    return stored.open_invitation(session, token_hash(token))
 
 
 def seat_player(session: Session, registry: Registry, seat: Seat, address: str, now: datetime, name: str = "",

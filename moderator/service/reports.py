@@ -6,14 +6,16 @@ log payload, so replaying a game re-renders every report byte for byte.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Sequence
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from jinja2 import Environment, TemplateNotFound
 
-from moderator.core.contract import OBSERVER, Engine, Event
+from moderator.core.contract import OBSERVER, Engine, Event, View
+from moderator.mail.commands import PLAYER, commands_for, help_lines
 from moderator.mail.compose import Attachment, Outgoing, thread_headers, thread_root
 from moderator.render.texts import render
 
@@ -34,17 +36,19 @@ def local_time(when: datetime, tz_name: str) -> str:
     return local.strftime("%a %d %b %Y %H:%M ") + (local.tzname() or tz_name)
 
 
-def narrate(engine: Engine, event: Event, role: str) -> str:
+def narrate(engine: Engine[Any], event: Event, role: str) -> str:
     """Core events are narrated here; every other event by its game."""
     if event.kind == "core.started":
         return "The game begins."
     if event.kind == "core.defaulted":
         who = event.data["role"].replace("_", " ").title()
-        return f"{who} did not answer in time ({event.data['prompt']}); the default was applied: {event.data['answer']}."
+        return (f"{who} did not answer in time ({event.data['prompt']}); "
+                f"the default was applied: {event.data['answer']}.")
     return engine.narrate(event, role)
 
 
-def decisions_for(engine: Engine, state: Any, role: str, deadlines: dict[str, str], tz: str) -> list[dict[str, Any]]:
+def decisions_for(engine: Engine[Any], state: Any, role: str, deadlines: dict[str, str],
+                  tz: str) -> list[dict[str, Any]]:
     items = []
     for decision in engine.pending(state):
         if decision.role != role:
@@ -71,7 +75,7 @@ def situation_templates(environment: Environment, engine_id: str) -> tuple[str, 
     return text, html
 
 
-def compose_report(engine: Engine, environment: Environment, addressing: Addressing, game_id: str,
+def compose_report(engine: Engine[Any], environment: Environment, addressing: Addressing, game_id: str,
                    state: Any, events: Sequence[Event], payload: dict[str, Any]) -> Outgoing:
     """Build one report mail from the role's view, its visible events and the logged payload."""
     context, view = report_context(engine, environment, addressing, game_id, state, events, payload)
@@ -104,7 +108,8 @@ def compose_report(engine: Engine, environment: Environment, addressing: Address
     )
 
 
-def deadline_calendar(game_id: str, payload: dict[str, Any], decisions: list[dict[str, Any]], domain: str) -> bytes | None:
+def deadline_calendar(game_id: str, payload: dict[str, Any], decisions: list[dict[str, Any]],
+                      domain: str) -> bytes | None:
     """An .ics event at the earliest deadline, so the player's calendar can remind them."""
     from datetime import timedelta
 
@@ -128,10 +133,11 @@ def deadline_calendar(game_id: str, payload: dict[str, Any], decisions: list[dic
     event.add("summary", f"{game_id}: your orders are due ({payload['role']})")
     event.add("description", "; ".join(d["prompt"] for d in decisions))
     calendar.add_component(event)
-    return calendar.to_ical()
+    ical: bytes = calendar.to_ical()
+    return ical
 
 
-def report_text(engine: Engine, environment: Environment, addressing: Addressing, game_id: str, state: Any,
+def report_text(engine: Engine[Any], environment: Environment, addressing: Addressing, game_id: str, state: Any,
                 events: Sequence[Event], payload: dict[str, Any]) -> str:
     """The plain-text report alone (what the leak tests read for every role at every step)."""
     context, _ = report_context(engine, environment, addressing, game_id, state, events, payload)
@@ -139,8 +145,8 @@ def report_text(engine: Engine, environment: Environment, addressing: Addressing
     return render(environment, "mail/report.txt.j2", **context)
 
 
-def report_context(engine: Engine, environment: Environment, addressing: Addressing, game_id: str, state: Any,
-                   events: Sequence[Event], payload: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+def report_context(engine: Engine[Any], environment: Environment, addressing: Addressing, game_id: str, state: Any,
+                   events: Sequence[Event], payload: dict[str, Any]) -> tuple[dict[str, Any], View]:
     role = payload["role"]
     view_role = OBSERVER if payload.get("observer") else role
     view = engine.view(state, view_role)
@@ -175,8 +181,10 @@ def compose_notice(environment: Environment, addressing: Addressing, recipient: 
                     references=(in_reply_to,) if in_reply_to else (), list_id=list_id)
 
 
-def help_text(environment: Environment, engine: Engine) -> str:
+def help_text(environment: Environment, engine: Engine[Any]) -> str:
+    """The player's HELP mail: the commands (mail/commands.py), then the game's orders and tests."""
     grammar = engine.grammar
     kinds = sorted({spec.kind for spec in grammar.specs})
     return render(environment, "mail/help.txt.j2", title=engine.info.title, sections=grammar.help_sections(),
-                  conditions=list(grammar.conditions.values()), kinds=kinds)
+                  conditions=list(grammar.conditions.values()), kinds=kinds,
+                  commands=help_lines(commands_for(PLAYER)))

@@ -5,35 +5,19 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, event
-from sqlmodel import Session, select, update
+from sqlmodel import Session
 
 from moderator.core.contract import Engine, Event
 from moderator.core.plans import Plan
 from moderator.core.rng import Rng, RngRecord
 from moderator.registry import Registry
+from moderator.store import games as stored
 from moderator.store.deferred import defer_insert, deferred_rows
 from moderator.store.models import Game, LogEntry, Seat, Snapshot
-
-
-# Statements run for every message, built once with bind parameters (composing a statement
-# through the ORM costs more than SQLite takes to run it).
-SEATS_OF_GAME = select(Seat).where(Seat.game_id == bindparam("game_id"))
-NEWEST_SNAPSHOT = (select(Snapshot).where(Snapshot.game_id == bindparam("game_id"))
-                   .order_by(Snapshot.seq.desc()).limit(1))  # type: ignore[union-attr]
-LOG_AFTER = (select(LogEntry).where(LogEntry.game_id == bindparam("game_id"), LogEntry.seq > bindparam("after"),
-                                    LogEntry.void == False)  # noqa: E712 (SQL, not Python)
-             .order_by(LogEntry.seq))
-# Reports' payloads are large: a reader that wants only some kinds leaves the rest in the database.
-LOG_AFTER_OF_KINDS = LOG_AFTER.where(LogEntry.kind.in_(bindparam("kinds", expanding=True)))  # type: ignore[attr-defined]
-LOCKED_BEFORE_READING = "moderator.locked_before_reading"  # a session.info key: see lock_before_reading
-# SQLite's write lock, taken by a write that changes nothing (see load_table).
-TOUCH_GAME = (update(Game).where(Game.id == bindparam("game_id")).values(last_seq=Game.last_seq)
-              .execution_options(synchronize_session=False))
 
 
 def secret_hash(game_id: str, role: str, secret: str) -> str:
@@ -61,10 +45,13 @@ class Table:
 
     session: Session
     game: Game
-    engine: Engine
+    engine: Engine[Any]
     seats: dict[str, Seat]
     state: Any
     counters: dict[str, int]
+    # The events of one run's reports, read once (preload_events) and dropped after (forget_events).
+    _events: list[tuple[int, Event]] | None = field(default=None, init=False, repr=False)
+    _events_after: int = field(default=0, init=False, repr=False)
 
     # ------------------------------------------------------------------ seats
 
@@ -118,7 +105,7 @@ class Table:
         existing = next((obj for obj in (*self.session.new, *self.session.identity_map.values())
                          if isinstance(obj, Snapshot) and obj.game_id == self.game.id
                          and obj.seq == self.game.last_seq), None)
-        row = existing or Snapshot(game_id=self.game.id, seq=self.game.last_seq, created_at=when)
+        row = existing or Snapshot(game_id=self.game.id, seq=self.game.last_seq, created_at=when, state="")
         row.label = label
         row.state = self.engine.dump_state(self.state)
         row.rng_counters_json = dumps(self.counters)
@@ -127,10 +114,8 @@ class Table:
         self.session.add(self.game)
 
     def log(self, after: int = 0, kinds: tuple[str, ...] | None = None) -> list[LogEntry]:
-        if kinds is None:
-            return list(self.session.exec(LOG_AFTER, params={"game_id": self.game.id, "after": after}))
-        return list(self.session.exec(LOG_AFTER_OF_KINDS,
-                                      params={"game_id": self.game.id, "after": after, "kinds": list(kinds)}))
+        """The live (not voided) log entries after `after`, of `kinds` only when given."""
+        return stored.live_log(self.session, self.game.id, after, kinds)
 
     def _unflushed_log(self, after: int, kinds: tuple[str, ...]) -> list[tuple[int, str]]:
         """(seq, payload) of the log as `log` gives it, without flushing first: entries appended
@@ -153,7 +138,7 @@ class Table:
         self._events_after = after
 
     def events_since(self, after: int, role: str) -> list[Event]:
-        cached = getattr(self, "_events", None)
+        cached = self._events
         if cached is None or after < self._events_after:
             cached = self._read_events(after)
         return [event for seq, event in cached if seq > after and event.is_visible_to(role)]
@@ -162,47 +147,14 @@ class Table:
         self._events = None
 
 
-def lock_before_reading(session: Session) -> None:
-    """Say that this session's transaction has written before reading any row it may change: on
-    SQLite it then holds the write lock, and `load_table` need not read the game again."""
-    session.info[LOCKED_BEFORE_READING] = True
-
-
-@event.listens_for(Session, "after_transaction_end")
-def _unlocked(session: Session, transaction) -> None:
-    if transaction.parent is None:  # the lock ends with the transaction, and so does the promise
-        session.info.pop(LOCKED_BEFORE_READING, None)
-
-
 def load_table(session: Session, registry: Registry, game_id: str, for_update: bool = False) -> Table:
     """The game, to read or (for_update) to change: then no other writer can change it before commit."""
-    if not for_update:
-        # `get` answers from the session when the game is already loaded (the mailroom looked it up).
-        game = session.get(Game, game_id)
-    elif session.get_bind().dialect.name == "postgresql":
-        # The row lock, and the game read again under it: the session may hold a copy read
-        # before (the mailroom looks the game up first), which a plain locking read leaves stale.
-        game = session.get(Game, game_id, with_for_update=True, populate_existing=True)
-    elif session.info.get(LOCKED_BEFORE_READING):
-        # This transaction wrote before it read anything (the mailroom stores its mail first):
-        # everything the session holds was read under the write lock, so it is current.
-        game = session.get(Game, game_id)
-        for_update = False  # nor do the seats need reading again
-    else:
-        # SQLite has no row locks: a write that changes nothing takes the database's write lock
-        # now (waiting for another writer to commit), so what is read next is current and stays
-        # so until this transaction commits.  Without it the daemon's poll and turn jobs (or a
-        # referee's command) could both build on the same state; one would then fail.
-        if not session.connection().connection.dbapi_connection.in_transaction:
-            session.exec(TOUCH_GAME, params={"game_id": game_id})  # type: ignore[call-overload]
-        # Read again, now that it is current (the session may hold a copy read before the lock).
-        game = session.get(Game, game_id, populate_existing=True)
+    game, reread = stored.read_game(session, game_id, for_update)
     if game is None:
         raise LookupError(f"no game {game_id}")
     engine = registry.get(game.engine)
-    seats = {s.role: s for s in session.exec(SEATS_OF_GAME, params={"game_id": game_id},
-                                             execution_options={"populate_existing": for_update})}
-    snapshot = session.exec(NEWEST_SNAPSHOT, params={"game_id": game_id}).first()
+    seats = {s.role: s for s in stored.seats_of_game(session, game_id, reread)}
+    snapshot = stored.newest_snapshot(session, game_id)
     state = engine.load_state(snapshot.state) if snapshot else None
     counters = json.loads(snapshot.rng_counters_json) if snapshot else {}
     return Table(session, game, engine, seats, state, counters)

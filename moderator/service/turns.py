@@ -7,19 +7,22 @@ is written in the caller's transaction, so a crash leaves either all of it or no
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from moderator.core.contract import Decision, Event
+from jinja2 import Environment
+
+from moderator.core.contract import Decision, Engine, Event, Outcome
 from moderator.core.runner import Hold, Runner, Step
 from moderator.mail.compose import make_message_id, thread_root
-from moderator.service.controls import push_past_absences
-from moderator.service.outbox import queue_mail
+from moderator.service.absences import push_past_absences
 from moderator.service.reports import Addressing, compose_report
 from moderator.service.table import Table, dumps
 from moderator.settings import DeadlineSettings
-from moderator.store.models import Outbox
+from moderator.store.models import Outbox, Seat
+from moderator.store.outbox import queue_mail
 
 
 @dataclass
@@ -52,11 +55,14 @@ def defaulted_events(decision: Decision, text: str) -> list[Event]:
     if not decision.secret:
         return [Event("core.defaulted", data)]
     others = {"role": decision.role, "prompt": decision.prompt, "answer": "(face down)"}
-    return [Event("core.defaulted", others, hidden_from=(decision.role,)), Event("core.defaulted", data, (decision.role,))]
+    return [Event("core.defaulted", others, hidden_from=(decision.role,)),
+            Event("core.defaulted", data, (decision.role,))]
 
 
 class TurnRunner:
-    def __init__(self, deadlines: DeadlineSettings, addressing: Addressing, environment):
+    """Runs games and writes their reports; needs the deadline settings, the addressing and the templates."""
+
+    def __init__(self, deadlines: DeadlineSettings, addressing: Addressing, environment: Environment):
         self.deadlines = deadlines
         self.addressing = addressing
         self.environment = environment
@@ -103,7 +109,7 @@ class TurnRunner:
         outcome = engine.outcome(table.state)
         result.finished = outcome is not None
         table.game.phase_label = engine.phase_label(table.state)
-        if result.finished:
+        if outcome is not None:
             table.game.status = "over"
             table.game.result_json = dumps({"winner": outcome.winner, "reason": outcome.reason,
                                             "score": dict(outcome.score)})
@@ -173,8 +179,8 @@ class TurnRunner:
         table.forget_events()  # read once for the reports of this run only
         return rows
 
-    def _report_one(self, table: Table, seat, now: datetime, holds: list[Hold], receipt: dict[str, Any] | None,
-                    observer: bool, expired: list[tuple[str, Any]] = ()) -> Outbox:
+    def _report_one(self, table: Table, seat: Seat, now: datetime, holds: list[Hold], receipt: dict[str, Any] | None,
+                    observer: bool, expired: Sequence[tuple[str, Any]] = ()) -> Outbox:
         engine = table.engine
         plan = table.plan(seat.role) if not observer else None
         from_seq = seat.last_report_seq
@@ -216,11 +222,11 @@ class TurnRunner:
         return row
 
 
-def phase_title(engine, state) -> str:
+def phase_title(engine: Engine[Any], state: Any) -> str:
     return engine.phase_title(state)
 
 
-def describe_outcome(outcome) -> str:
+def describe_outcome(outcome: Outcome) -> str:
     score = ", ".join(f"{k} {v}" for k, v in outcome.score.items())
     if outcome.winner is None:
         return f"The game is a draw ({outcome.reason}; {score})."

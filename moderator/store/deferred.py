@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import event, insert
+from sqlalchemy.orm import SessionTransaction, UOWTransaction
 from sqlmodel import Session, SQLModel
 
 DEFERRED = "moderator.deferred_rows"  # a session.info key: {model: [row, ...]}
@@ -35,7 +36,8 @@ def defer_insert(session: Session, model: type[SQLModel], row: dict[str, Any]) -
 
 def deferred_rows(session: Session, model: type[SQLModel]) -> list[dict[str, Any]]:
     """The rows of `model` this session has deferred and not written yet."""
-    return session.info.get(DEFERRED, {}).get(model, [])
+    rows: list[dict[str, Any]] = session.info.get(DEFERRED, {}).get(model, [])
+    return rows
 
 
 def _write(session: Session) -> None:
@@ -45,7 +47,7 @@ def _write(session: Session) -> None:
 
 
 @event.listens_for(Session, "after_flush")
-def _write_after_flush(session: Session, _flush_context) -> None:
+def _write_after_flush(session: Session, _flush_context: UOWTransaction) -> None:
     _write(session)
 
 
@@ -58,7 +60,7 @@ def _write_before_commit(session: Session) -> None:
 
 
 @event.listens_for(Session, "after_transaction_end")
-def _forget(session: Session, transaction) -> None:
+def _forget(session: Session, transaction: SessionTransaction) -> None:
     # The session's transaction is over: committed (the rows were written), rolled back, or
     # closed.  A savepoint's end changes nothing: rows deferred before it belong to the
     # transaction around it, and none can be deferred inside it.

@@ -82,6 +82,7 @@ def test_the_checks_see_what_they_claim_to_see(tmp_path):
     activation = MODULES["moderator.core.runner"]
     assert "moderator.core.contract" in activation.imports
     import ast
+
     from tests.architecture.imports import Module
 
     tree = ast.parse("def f(board):\n    from moderator.core import rng\n    return board._secret\n")

@@ -63,7 +63,7 @@ def run_counter_agenda(agenda_text):
 
 
 def test_the_first_legal_keyed_order_is_used_and_consumed_and_illegal_ones_wait():
-    result, plans, _, (low, high) = run_counter_agenda("ON ANY: COUNTER {low}\nON ANY: COUNTER {high}")
+    result, plans, _, (_low, high) = run_counter_agenda("ON ANY: COUNTER {low}\nON ANY: COUNTER {high}")
     react = [s for s in result.steps if s.kind == "react"]
     assert [(s.text, s.source, s.line_no) for s in react] == [(f"COUNTER {high}", "agenda", 2)]
     assert [a.line_no for a in plans["south"].agenda] == [1]  # a value-1 card cannot counter: it waits

@@ -1,7 +1,8 @@
 """The shared order grammar: parsing, canonical rendering, prefixes, aliases and suggestions."""
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from moderator.core.errors import ParseError
 from moderator.core.grammar import ConditionSpec, Grammar, Lexicon, Order, OrderSpec

@@ -3,10 +3,10 @@
 import hashlib
 from collections import Counter
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from moderator.core.rng import Rng, RngRecord, commitment, derive_key, raw_draw, recompute
-
 
 SEED = bytes(range(32))
 

@@ -91,7 +91,7 @@ def test_illegal_standing_answer_defaults_at_once_like_a_declined_window():
              "south": Plan(script=script(state, "south", f"COMMIT {weak[0]}").script,
                            standing=[Standing("react", f"COUNTER {weak[1]}")])}
     result = Runner(engine).advance(state, plans, rng)
-    react = [s for s in result.steps if s.kind == "react"][0]
+    react = next(s for s in result.steps if s.kind == "react")
     assert react.text == "NONE" and react.source == "default"
     assert not [d for d in result.waiting if d.kind == "react"]
 

@@ -5,6 +5,7 @@
 
 import json
 import sys
+from pathlib import Path
 
 from moderator.app import App
 from moderator.daemon import run_daemon
@@ -14,7 +15,7 @@ from tests.testgame.duel import engine
 
 
 def main() -> None:
-    settings = Settings(**json.loads(open(sys.argv[1]).read()))
+    settings = Settings(**json.loads(Path(sys.argv[1]).read_text()))
     app = App(settings, registry=Registry([engine]))
     app.migrate()
     run_daemon(app)

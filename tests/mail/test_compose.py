@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import email
 import email.policy
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -22,7 +22,7 @@ HTML = "<html><body><p>Turn 3 &mdash; <b>Ümlaut</b></p><img src=\"cid:map-1@dem
 def outgoing(**overrides) -> Outgoing:
     values = dict(recipient="anna@club.test", subject="[vmt-0001/soviet] Von Manstein's Triumph", text=TEXT,
                   message_id="<report.vmt-0001.soviet.9.abc@demo.test>",
-                  date=datetime(2026, 6, 1, 12, 0, tzinfo=timezone.utc), sender="moderator@demo.test",
+                  date=datetime(2026, 6, 1, 12, 0, tzinfo=UTC), sender="moderator@demo.test",
                   sender_name="Moderator", reply_to="moderator@demo.test")
     values.update(overrides)
     return Outgoing(**values)
@@ -32,7 +32,8 @@ VARIANTS = {
     "text only": outgoing(),
     "text and html": outgoing(html=HTML),
     "html with inline map": outgoing(html=HTML, inline=[Attachment("map.png", PNG, "image", "png", "map-1@demo.test")]),
-    "with calendar attachment": outgoing(html=HTML, inline=[Attachment("map.png", PNG, "image", "png", "map-1@demo.test")],
+    "with calendar attachment": outgoing(html=HTML,
+                                         inline=[Attachment("map.png", PNG, "image", "png", "map-1@demo.test")],
                                          attachments=[Attachment("deadline.ics", ICS, "text", "calendar")]),
     "text with attachment": outgoing(attachments=[Attachment("deadline.ics", ICS, "text", "calendar")]),
     "non-ascii subject and sender": outgoing(subject="[narva-0001/german] Über die Narwa — Zug 3 " + "ä" * 60,

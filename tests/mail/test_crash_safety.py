@@ -14,13 +14,9 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from email.message import EmailMessage
-from email.policy import SMTP as SMTP_POLICY
-from email.utils import make_msgid
 from pathlib import Path
 
 import aiosmtplib
-import pytest
 from sqlmodel import select
 
 from moderator.service.replay import replay_game
@@ -124,7 +120,6 @@ def test_sigkill_at_random_points_loses_and_repeats_nothing(clean_mail, tmp_path
     assert all(by_id[mid] == 1 for mid in order_ids), Counter(by_id[mid] for mid in order_ids)
     assert {row.status for row in inbound if row.message_id in order_ids} == {"done"}
     per_mail = Counter(s.inbound_id for s in submissions)
-    order_rows = [row.id for row in inbound if row.message_id in order_ids]
     # an accepted order mail has exactly one submission; one refused (the game had ended) has none
     wrong = [(row.id, row.outcome[:120], per_mail[row.id]) for row in inbound if row.message_id in order_ids
              and per_mail[row.id] != (1 if row.outcome.startswith("applied") else 0)]

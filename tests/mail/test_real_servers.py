@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 import time
-from pathlib import Path
 from email.message import EmailMessage
 from email.policy import SMTP as SMTP_POLICY
 from email.utils import make_msgid
+from pathlib import Path
 
 import pytest
 from imapclient.exceptions import LoginError
@@ -179,12 +179,12 @@ def test_doctor_passes_on_a_working_setup_and_explains_a_bad_password(clean_mail
     from moderator.doctor import run_checks
 
     app = real_app(clean_mail, tmp_path)
-    checks = run_checks(app, wait_seconds=20)
+    checks = run_checks(app.settings, wait_seconds=20)
     assert [c.name for c in checks] == ["IMAP login", "IMAP folders", "IMAP IDLE", "SMTP send", "round trip"]
     assert all(c.ok for c in checks), checks
     bad = real_app(clean_mail, tmp_path / "bad")
     bad.settings.imap.password = bad.settings.imap.password.__class__("wrong")
-    checks = run_checks(bad, wait_seconds=1)
+    checks = run_checks(bad.settings, wait_seconds=1)
     assert not checks[-1].ok and "refused the login" in checks[-1].detail
 
 

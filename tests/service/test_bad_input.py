@@ -220,9 +220,11 @@ def test_plain_reply_quoting_the_report_needs_no_envelope(seated):
     assert seated.app.receive(raw).status == "applied"
 
 
-def test_a_sender_over_the_hourly_rate_is_quarantined_unanswered_then_heard_again(seated):
+def test_a_sender_over_the_hourly_rate_is_quarantined_unanswered_then_heard_again(tmp_path):
+    from tests.conftest import make_app, seat_duel
+
+    seated = seat_duel(make_app(tmp_path, rate_limit_per_hour=3))
     app = seated.app
-    app.settings.rate_limit_per_hour = 3
     app.clock.advance(hours=1, minutes=1)  # the JOIN mails are out of the window
     statuses = [seated.send("north", "STATUS\n", subject=f"status {n}").status for n in range(4)]
     assert statuses == ["command", "command", "command", "quarantined"]

@@ -7,9 +7,7 @@ from typer.testing import CliRunner
 
 from moderator import cli
 from moderator.app import App
-from moderator.clock import ManualClock
 from moderator.registry import Registry
-from moderator.settings import Settings
 from tests.conftest import make_app, seat_duel
 from tests.mailmaker import player_mail
 from tests.testgame.duel import engine as duel
@@ -30,7 +28,8 @@ def cli_app(tmp_path, monkeypatch):
     return shared
 
 
-@pytest.mark.parametrize("command", [[], ["games"], ["new-game"], ["mail", "process"], ["mail", "poll"], ["mail", "retry"],
+@pytest.mark.parametrize("command", [[], ["games"], ["new-game"], ["mail", "process"], ["mail", "poll"],
+                                     ["mail", "retry"],
                                      ["turn", "run"], ["turn", "replay"], ["verify"], ["demo"], ["serve"],
                                      ["referee"], ["archive"], ["db", "upgrade"]])
 def test_every_command_has_help(command):

@@ -1,5 +1,7 @@
 """Mail commands: HELP, STATUS, CHECK, RESEND, JOIN, CONTINUE, revision, referee controls."""
 
+import itertools
+
 from sqlmodel import select
 
 from moderator.store.models import Game, LogEntry
@@ -43,7 +45,6 @@ def test_resend_sends_the_last_report_again(seated):
 
 
 def test_join_with_a_used_token_is_refused(app):
-    from tests.conftest import seat_duel
 
     created = app.create_game("duel", addresses={"north": "n@x.test", "south": "s@x.test"})
     token = created.invitations["north"]
@@ -127,7 +128,7 @@ def test_every_mail_of_a_seat_threads_under_one_root(app):
     assert root == f"<thread.{created.game_id}.north@demo.test>"
     subjects = {m["Subject"] for m in mails}
     assert subjects == {f"[{created.game_id}/north] Duel (test game)"}
-    for previous, mail in zip(mails, mails[1:]):
+    for previous, mail in itertools.pairwise(mails):
         assert mail["In-Reply-To"] == previous["Message-ID"]
         assert mail["References"].split()[0] == root
         assert mail["Thread-Index"] == mails[1]["Thread-Index"] and mail["Thread-Topic"] == mail["Subject"]

@@ -11,7 +11,6 @@ from moderator.service.replay import replay_game
 from moderator.service.table import load_table
 from moderator.store.models import Game, LogEntry, Seat
 from tests.conftest import flat, outbox_rows, text_of
-from tests.mailmaker import player_mail
 
 
 def control(seated, command, argument=""):
@@ -138,7 +137,7 @@ def test_a_game_with_a_rollback_still_verifies_and_never_reuses_a_voided_roll(se
     seated.send("south", f"COMMIT {state['hands']['south'][0]}\n")  # the clash rolls dice
     control(seated, "ROLLBACK", str(mark))
     play_random_game(seated, seed=11)
-    archive = export_archive(app, seated.game_id)
+    archive = export_archive(app.db, app.registry, seated.game_id)
     assert verify_archive(archive) == []
     counters = [(d["stream"], d["n"]) for d in archive["draws"]]
     assert len(counters) == len(set(counters))  # no (stream, counter) used twice

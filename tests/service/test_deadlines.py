@@ -26,7 +26,8 @@ def test_a_missed_decision_takes_its_default_and_everyone_is_told(seated):
     assert state["round"] == 2 and state["active"] == "south"  # north's default was REST
     for address in seated.addresses.values():
         last = [r for r in outbox_rows(app) if r.recipient == address][-1]
-        assert "North did not answer in time (ATTACK or REST?); the default was applied: REST" in flat(text_of(last.raw))
+        told = "North did not answer in time (ATTACK or REST?); the default was applied: REST"
+        assert told in flat(text_of(last.raw))
 
 
 def test_a_secret_default_is_told_only_to_its_owner(seated):

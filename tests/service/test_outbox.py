@@ -18,6 +18,7 @@ from moderator.registry import Registry
 from moderator.service import outbox
 from moderator.settings import Settings, SmtpSettings
 from moderator.store.models import Outbox
+from moderator.store.outbox import claim
 from tests.testgame.duel import engine as duel_engine
 
 
@@ -175,9 +176,9 @@ def test_a_row_taken_by_another_sender_is_not_sent_again(tmp_path):
     with app.db.session() as first, app.db.session() as second:
         mine = first.exec(select(Outbox)).one()
         theirs = second.exec(select(Outbox)).one()
-        assert outbox._claim(first, mine, now)
+        assert claim(first, mine, now)
         first.commit()
-        assert not outbox._claim(second, theirs, now)  # read before the other claim: refused
+        assert not claim(second, theirs, now)  # read before the other claim: refused
     assert rows(app)["ann-1"].attempts == 1
 
 

@@ -14,7 +14,7 @@ def finished_archive(tmp_path):
     app = make_app(tmp_path)
     seated = seat_duel(app)
     play_random_game(seated, seed=3)
-    return export_archive(app, seated.game_id)
+    return export_archive(app.db, app.registry, seated.game_id)
 
 
 def test_a_true_archive_verifies_and_a_tampered_roll_fails(tmp_path):
@@ -61,4 +61,4 @@ def test_the_archive_is_refused_while_the_game_runs(tmp_path):
     app = make_app(tmp_path)
     seated = seat_duel(app)
     with pytest.raises(ModeratorError, match="stays secret"):
-        export_archive(app, seated.game_id)
+        export_archive(app.db, app.registry, seated.game_id)

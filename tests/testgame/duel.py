@@ -17,11 +17,20 @@ more HP wins, equal HP is a draw.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
-from moderator.core.contract import (REFEREE, Decision, Event, GameInfo, OptionSpec, Outcome, ScenarioInfo,
-                                     StandingDefault)
+from moderator.core.contract import (
+    REFEREE,
+    Decision,
+    Event,
+    GameInfo,
+    OptionSpec,
+    Outcome,
+    ScenarioInfo,
+    StandingDefault,
+)
 from moderator.core.engine_base import EngineBase
 from moderator.core.errors import IllegalOrder, WrongDecision
 from moderator.core.grammar import ConditionSpec, Grammar, Lexicon, Order, OrderSpec

@@ -14,7 +14,7 @@ def run_migrations_online() -> None:
     if engine is None:
         from moderator.store.db import make_engine
 
-        engine = make_engine(config.get_main_option("sqlalchemy.url"))
+        engine = make_engine(config.get_main_option("sqlalchemy.url") or "")
     with engine.connect() as connection:
         context.configure(connection=connection, target_metadata=target_metadata,
                           render_as_batch=connection.dialect.name == "sqlite")

@@ -6,7 +6,6 @@ Create Date: 2026-11-30
 """
 from alembic import op
 
-
 revision = '0003'
 down_revision = '0002'
 branch_labels = None

@@ -1,0 +1,117 @@
+"""The lobby: a game is created with an invitation mailed to each seat, and a player takes a seat
+by answering `JOIN <token>`; the game starts when every seat is taken."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from sqlmodel import Session
+
+from moderator.clock import Clock
+from moderator.mail.compose import thread_root
+from moderator.mail.envelope import Envelope
+from moderator.mail.hygiene import Letter
+from moderator.registry import Registry
+from moderator.service import games as game_service
+from moderator.service.notices import Notices
+from moderator.service.replies import Outcome, Replies
+from moderator.service.reports import Addressing
+from moderator.service.table import load_table
+from moderator.service.turns import TurnRunner, envelope_lines
+from moderator.store import games as stored
+from moderator.store import inbound as inbound_rows
+from moderator.store.db import Database
+from moderator.store.models import InboundMail
+
+
+class Lobby:
+    """Creates games and seats players; needs the database, the clock, the games, the addressing,
+    notices and the turn runner (the game's first run when the last seat is taken)."""
+
+    def __init__(self, database: Database, clock: Clock, registry: Registry, addressing: Addressing,
+                 notices: Notices, turns: TurnRunner):
+        self.database = database
+        self.clock = clock
+        self.registry = registry
+        self.addressing = addressing
+        self.notices = notices
+        self.replies = Replies(notices)
+        self.turns = turns
+
+    def create_game(self, engine_id: str, scenario: str | None = None, options: Mapping[str, Any] | None = None,
+                    addresses: Mapping[str, str] | None = None, referee_address: str = "",
+                    settings: Mapping[str, Any] | None = None, observers: Mapping[str, str] | None = None,
+                    invite: bool = True) -> game_service.CreatedGame:
+        """Create a game; with `invite`, mail each seat that has an address its invitation.
+        Raises UnknownGame or OptionError."""
+        with self.database.session() as session:
+            created = game_service.create_game(session, self.registry, self.clock.now(), engine_id, scenario,
+                                               options, addresses, referee_address, settings,
+                                               observers=observers)
+            if invite:
+                self._invite(session, created, addresses or {})
+            return created
+
+    def _invite(self, session: Session, created: game_service.CreatedGame, addresses: Mapping[str, str]) -> None:
+        table = load_table(session, self.registry, created.game_id)
+        for role, token in created.invitations.items():
+            address = addresses.get(role)
+            if not address:
+                continue
+            self.notices.post(session, table, address, role, "Invitation", [
+                f"You are invited to play {table.engine.info.title} as '{role}' in game {created.game_id}.",
+                f"To take the seat, reply with the line 'JOIN {token}'. You may add lines "
+                f"'NAME <your name>', 'TZ <your time zone, e.g. Europe/Madrid>' and "
+                f"'ENTROPY <any words you like>' (mixed into the dice).",
+                f"The moderator has committed to its secret dice seed: {created.commitment}.",
+            ], kind="notice", message_id=thread_root(created.game_id, role, self.addressing.domain))
+
+    def join(self, session: Session, inbound: InboundMail, letter: Letter, envelope: Envelope) -> Outcome:
+        """JOIN <token>: take the invited seat (NAME, TZ and ENTROPY lines optional)."""
+        now = self.clock.now()
+        invited = game_service.find_invitation(session, envelope.join_token or "")
+        if invited is None:
+            if stored.is_known_address(session, letter.sender):
+                return self.replies.receipt(session, letter, envelope, None,
+                                            ["That invitation token is unknown or was already used."])
+            assert inbound.id is not None
+            reason = "JOIN with an unknown or used token from a stranger"
+            inbound_rows.quarantine(session, inbound.id, reason, now)
+            return Outcome("quarantined", reason)
+        if envelope.game and envelope.game != invited.game_id:
+            return self.replies.receipt(session, letter, envelope, None,
+                                        [f"That invitation is for game {invited.game_id}, not {envelope.game}."])
+        tz = envelope.join_tz or "UTC"
+        try:
+            ZoneInfo(tz)
+        except (ZoneInfoNotFoundError, ValueError):
+            return self.replies.receipt(session, letter, envelope, None,
+                                        [f"'{tz}' is not a time zone name; use one like Europe/Madrid or UTC."])
+        contribution = envelope.join_entropy or hashlib.sha256(inbound.raw).hexdigest()[:32]
+        table, secret = game_service.seat_player(session, self.registry, invited, letter.sender, now,
+                                                 envelope.join_name or letter.sender_name, tz, contribution)
+        seat = table.seats[invited.role]
+        paragraphs = [
+            f"Welcome to {table.game.id} ({table.engine.info.title}). You hold the seat '{seat.role}'.",
+            f"Your secret is {secret}. Every order message needs it; every report repeats it in its "
+            f"'How to answer' block, so replying to a report is enough.",
+            f"Your contribution to the dice: '{contribution}'. It is mixed with the moderator's seed, "
+            f"whose commitment is {table.game.commitment}; the seed is revealed when the game ends.",
+        ]
+        if game_service.all_seated(table):
+            game_service.start(table, now)
+            paragraphs.append("Every seat is now taken: the game starts. Your first report follows.")
+        else:
+            waiting = [s.role for s in table.players() if s.joined_at is None]
+            paragraphs.append(f"The game starts when every seat is taken (still open: {', '.join(waiting)}).")
+        reply = self.notices.post(session, table, seat.address, seat.role, "Welcome", paragraphs,
+                                  envelope=envelope_lines(table.game.id, seat.role, "", secret)[:3], kind="notice")
+        seat.last_report_message_id = reply.message_id
+        session.add(seat)
+        replies = [reply]
+        if table.game.status == "running":
+            replies += self.turns.run(table, now, report_all=True).reports
+        return Outcome("joined", f"{seat.role} joined {table.game.id}", table.game.id, replies)

@@ -1,0 +1,63 @@
+"""What happened to an inbound message (`Outcome`), and the replies the mailroom sends about it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlmodel import Session
+
+from moderator.core.plans import LineResult
+from moderator.mail.envelope import Envelope
+from moderator.mail.hygiene import Letter
+from moderator.service.notices import Notices
+from moderator.service.table import Table
+from moderator.service.turns import envelope_lines
+from moderator.store.models import Outbox, Seat
+
+
+@dataclass
+class Outcome:
+    """What happened to one inbound message (for logs, tests and `mail process --dry-run`)."""
+
+    status: str  # applied | receipt | quarantined | duplicate | command | joined
+    reason: str = ""
+    game_id: str = ""
+    replies: list[Outbox] = field(default_factory=list)
+
+
+def receipt_of(letter: Letter, lines: Sequence[LineResult] = ()) -> dict[str, Any]:
+    """The receipt of a message: how its text was read, and each order line with its verdict."""
+    shown = [{"line_no": line.line_no, "source": line.source.strip(), "canonical": line.canonical,
+              "error": line.error, "ok": line.ok} for line in lines]
+    return {"text_source": letter.text_source, "problems": list(letter.problems), "lines": shown,
+            "verdict": "", "notes": [], "date": ""}
+
+
+class Replies:
+    """The mailroom's answers to a message, as notices."""
+
+    def __init__(self, notices: Notices):
+        self.notices = notices
+
+    def receipt(self, session: Session, letter: Letter, envelope: Envelope, table: Table | None,
+                paragraphs: list[str]) -> Outcome:
+        """A receipt to the sender that says, in `paragraphs`, why nothing was done."""
+        game_id = table.game.id if table else ""
+        reply = self.notices.post(session, table, letter.sender, envelope.role or "player", "Your message",
+                                  paragraphs, receipt=receipt_of(letter), kind="receipt")
+        return Outcome("receipt", " ".join(paragraphs)[:500], game_id, [reply])
+
+    def seat_receipt(self, session: Session, table: Table, seat: Seat, receipt: dict[str, Any],
+                     kind: str) -> Outcome:
+        """The receipt of a seat's orders, with the lines to answer with."""
+        reply = self.notices.post(session, table, seat.address, seat.role, "Receipt", [], receipt=receipt, kind=kind,
+                                  envelope=envelope_lines(table.game.id, seat.role, table.game.phase_label,
+                                                          seat.secret))
+        return Outcome("receipt", receipt.get("verdict", ""), table.game.id, [reply])
+
+    def text(self, session: Session, table: Table, seat: Seat, title: str, text: str, status: str) -> Outcome:
+        """A command's answer (HELP, STATUS ...): `text` is the whole body."""
+        reply = self.notices.post(session, table, seat.address, seat.role, title, [], kind=status, body=text)
+        return Outcome("command", title, table.game.id, [reply])
