@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from moderator.core.scenario_files import ScenarioFile, ScenarioKit, SchemaReader
@@ -36,21 +35,9 @@ def _fields(read: SchemaReader) -> dict[str, Any]:
 KIT: ScenarioKit[Scenario] = ScenarioKit("vmt", "VMT", FILES, Scenario, _fields, validate_scenario)
 
 
-def default_root() -> Path:
-    return KIT.root()
-
-
-def read_scenario(name: str = "campaign", root: Path | None = None) -> Scenario:
-    """Read and schema-check the YAML files, without the cross-file validation; raises ScenarioError."""
-    return KIT.read(name, root)
-
-
-def load_scenario(name: str = "campaign", root: Path | None = None) -> Scenario:
-    """Load and validate a VMT scenario; raise ScenarioError listing every problem found."""
-    return KIT.load(name, root)
-
-
-def check_scenario(name: str) -> None:
-    """Load and fully validate (geometry included) the named VMT scenario; raises ScenarioError
-    listing every problem."""
-    KIT.check(name)
+# The game's entry points are the kit's: `read_scenario` (schema only), `load_scenario` (and validate)
+# and `check_scenario(name)`, each raising ScenarioError that lists every problem found.
+default_root = KIT.root
+read_scenario = KIT.read
+load_scenario = KIT.load
+check_scenario = KIT.check
