@@ -2,7 +2,8 @@
 
 A value is either read in the rulebook (``rulebook §…``) or reconstructed (``reconstructed: why``),
 so a club owning the game can correct it without touching code.  Every game's scenario models
-derive from `Record`, and each game's validator collects `provenance_problems` of every record.
+derive from `Record`, and each game's validator hands every record, with where it is, to
+`scenario_check.Problems.provenance`.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ class Record(BaseModel):
     src: dict[str, str] = Field(default_factory=dict)
 
     def provenance_problems(self, where: str) -> list[str]:
+        """What is wrong with this record's provenance, one sentence each starting with `where`."""
         problems: list[str] = []
         needed = {name for name in self.model_fields_set if name != "src" and name not in self.EXEMPT}
         for name in sorted(needed - set(self.src)):

@@ -23,8 +23,10 @@ from moderator.games.narva.scenario import MECHANIZED_TYPES, Scenario, Unit
 
 SIDES = ("german", "soviet")
 
-# (scenario id, frozen) -> {(a, b): does a ZOC stop at this hexside?}; the map never changes
-_ZOC_BLOCKS: dict[tuple[int, bool], dict[tuple[str, str], bool]] = {}
+
+def _zoc_memo(_scenario: Scenario) -> dict[tuple[str, str], bool]:
+    """{(a, b): does a ZOC stop at this hexside?}, kept on the scenario (the map never changes)."""
+    return {}
 
 
 def enemy(side: str) -> str:
@@ -247,7 +249,7 @@ class Board(FrameStack):
 
     def blocks_zoc(self, a: str, b: str, frozen: bool | None = None) -> bool:
         frozen = self.frozen if frozen is None else frozen
-        memo = _ZOC_BLOCKS.setdefault((id(self.s), frozen), {})
+        memo = self.s.memo(("zoc_blocks", frozen), _zoc_memo)
         found = memo.get((a, b))
         if found is None:
             side = self.hexside(a, b)

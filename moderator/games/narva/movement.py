@@ -87,7 +87,9 @@ def river_crossing(board: Board, uid: str, a: str, b: str) -> str | None:
     return "prohibited"  # 6.2.2.2A
 
 
-_STATIC: dict[tuple, dict[tuple[str, str], float | None]] = {}
+def _static_memo(_scenario: object) -> dict[tuple, dict[tuple[str, str], float | None]]:
+    """Profile -> {(a, b): terrain cost of the step}, kept on the scenario (the map never changes)."""
+    return {}
 
 
 def _profile(board: Board, uid: str, strategic: bool) -> tuple:
@@ -97,7 +99,7 @@ def _profile(board: Board, uid: str, strategic: bool) -> tuple:
         unit = board.unit(uid)
         german = unit.side == "german"
         found = board._profiles[(uid, strategic)] = (
-            id(board.s), board.is_mechanized(uid), german and unit.formation not in ("4SS", "11SS"),
+            board.is_mechanized(uid), german and unit.formation not in ("4SS", "11SS"),
             german and not unit.ss, board.frozen, strategic)
     return found
 
@@ -109,7 +111,7 @@ def step_cost(board: Board, uid: str, a: str, b: str, strategic: bool = False) -
     once per kind of unit and remembered; enemy units are checked every time."""
     if board.enemy_in(b, board.side_of(uid)) and not (board.lone_hq(b) and board.is_combat(uid)):
         return None  # 6.3B
-    memo = _STATIC.setdefault(_profile(board, uid, strategic), {})
+    memo = board.s.memo("step_costs", _static_memo).setdefault(_profile(board, uid, strategic), {})
     key = (a, b)
     if key not in memo:
         memo[key] = _terrain_step(board, uid, a, b, strategic)

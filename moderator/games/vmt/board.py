@@ -50,14 +50,10 @@ class Geography:
         return self.borders.get(frozenset((a, b)))
 
 
-_GEOGRAPHY: dict[int, Geography] = {}
-
-
 def geography(scenario: Scenario) -> Geography:
-    found = _GEOGRAPHY.get(id(scenario))
-    if found is None:
-        found = _GEOGRAPHY[id(scenario)] = Geography(scenario)
-    return found
+    """The scenario's Geography, built once and kept on the scenario object itself (never keyed by
+    its id, which a later scenario may reuse once this one is garbage-collected)."""
+    return scenario.memo("geography", Geography)
 
 
 def enemy(side: str) -> str:

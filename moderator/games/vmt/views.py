@@ -103,23 +103,22 @@ def _current_combat(board: Board, side: str | None, everything: bool) -> dict[st
     return None
 
 
-_LEXICONS: dict[tuple, Lexicon] = {}
-
-
 def lexicon_for(board: Board, role: str | None) -> Lexicon:
     """The names a role may use in orders: every area, its own blocks, divisions, cards and assets.
 
-    Cached: it changes only when an asset enters or leaves a pool (the bare type names follow the
-    pool), so the key is the role and the pool contents.
+    Cached on the scenario object (never by its id, which a later scenario may reuse): it changes
+    only when an asset enters or leaves a pool (the bare type names follow the pool), so the key is
+    the role and the pool contents.
     """
     sides = SIDES if role not in SIDES else (role,)
-    key = (board.scenario.meta.name, id(board.scenario), role,
-           tuple(sorted(a for a, x in board.data["assets"].items() if x["status"] == "pool" and x["side"] in sides)))
-    cached = _LEXICONS.get(key)
+    pool = tuple(sorted(a for a, x in board.data["assets"].items() if x["status"] == "pool" and x["side"] in sides))
+    key = (role, pool)
+    lexicons: dict[tuple, Lexicon] = board.scenario.memo("lexicons", lambda _: {})
+    cached = lexicons.get(key)
     if cached is None:
-        if len(_LEXICONS) > 256:
-            _LEXICONS.clear()
-        cached = _LEXICONS[key] = _build_lexicon(board, role)
+        if len(lexicons) > 256:
+            lexicons.clear()
+        cached = lexicons[key] = _build_lexicon(board, role)
     return cached
 
 

@@ -20,6 +20,7 @@ from moderator.core.errors import ScenarioError
 from moderator.games.narva.scenario import (
     CombatResult,
     Scenario,
+    check_scenario,
     default_root,
     load_scenario,
     parse_result,
@@ -410,6 +411,20 @@ def test_loader_raises_on_inconsistent_data(tmp_path: Path) -> None:
     with pytest.raises(ScenarioError, match="water hex 0140"):
         load_scenario(root=root)
     assert read_scenario(root=root).setup.placements[0].hex == "0140"  # reading alone does not validate
+
+
+def test_check_scenario_validates_the_named_scenario(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _copy_root(tmp_path)
+    monkeypatch.setenv("MODERATOR_SCENARIOS", str(tmp_path))
+    assert check_scenario("campaign") is None
+    _edit_yaml(root / "setup.yaml", lambda d: d["placements"][0].update(hex="0140"))
+    _edit_yaml(root / "tables.yaml", lambda d: d["ezoc"].update(enter=3))
+    with pytest.raises(ScenarioError) as info:
+        check_scenario("campaign")
+    assert "Across the Narva scenario data is inconsistent" in str(info.value)
+    assert "water hex 0140" in str(info.value) and "EZOC costs are +2" in str(info.value)
+    with pytest.raises(ScenarioError, match="no Across the Narva scenario named 'short'"):
+        check_scenario("short")
 
 
 def test_loader_reports_missing_and_broken_files(tmp_path: Path) -> None:

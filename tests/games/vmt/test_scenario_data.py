@@ -16,6 +16,7 @@ import yaml
 from moderator.core.errors import ScenarioError
 from moderator.games.vmt.scenario import (
     Scenario,
+    check_scenario,
     default_root,
     load_scenario,
     validate_scenario,
@@ -275,6 +276,20 @@ def test_missing_and_broken_files(tmp_path: Path) -> None:
     (root / "counters.yaml").write_text("counters: [unclosed\n", encoding="utf-8")
     with pytest.raises(ScenarioError, match="not valid YAML"):
         load_scenario(root=root)
+
+
+def test_check_scenario_validates_the_named_scenario_fully(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = copy_root(tmp_path)
+    monkeypatch.setenv("MODERATOR_SCENARIOS", str(tmp_path))
+    assert check_scenario("campaign") is None
+    edit_yaml(root, "cards.yaml", lambda d: d["card_types"][0]["count"].update(axis=12))
+    edit_yaml(root, "map.yaml", lambda d: d["areas"][0].update(at=[-5, -5]))  # found by the geometry check only
+    with pytest.raises(ScenarioError) as info:
+        check_scenario("campaign")
+    assert "VMT scenario data is inconsistent" in str(info.value)
+    assert "64 Command Cards" in str(info.value) and "lies outside the" in str(info.value)
+    with pytest.raises(ScenarioError, match="no VMT scenario named 'tournament'"):
+        check_scenario("tournament")
 
 
 def test_unquoted_numeric_ids_are_read_as_strings(tmp_path: Path) -> None:
@@ -747,3 +762,28 @@ def test_reinforcement_turn_within_the_game(s: Scenario) -> None:
 )
 def test_meta_values(s: Scenario, changes: dict, fragment: str) -> None:
     assert_reports(s.model_copy(update={"meta": s.meta.model_copy(update=changes)}), fragment)
+
+
+# --------------------------------------------------------------------------------------------
+# derived data lives on the scenario object
+
+
+def test_geography_belongs_to_its_scenario_even_when_an_id_is_reused(s: Scenario) -> None:
+    """The board's Geography was cached by id(scenario): once a scenario was garbage-collected, a new
+    one allocated at the same address got the old one's map.  Now it is kept on the scenario."""
+    from moderator.games.vmt.board import geography
+
+    assert geography(s) is geography(s)  # built once per scenario object
+    border = next(b for b in s.map.borders if b.kind == "land")
+    maps = (s.map, s.map.model_copy(update={"borders": tuple(b for b in s.map.borders if b.pair != border.pair)}))
+    map_at_id: dict[int, int] = {}
+    reused = 0
+    for i in range(20):
+        scenario = s.model_copy(update={"map": maps[i % 2]})  # often at the address the last one freed
+        reused += map_at_id.get(id(scenario), i % 2) != i % 2
+        map_at_id[id(scenario)] = i % 2
+        has_border = i % 2 == 0
+        assert (border.pair in geography(scenario).borders) == has_border
+        assert (border.b in geography(scenario).neighbours(border.a)) == has_border
+        del scenario  # garbage: its address is free for the next copy
+    assert reused, "no copy reused a freed id; the test did not exercise the stale-id case"
