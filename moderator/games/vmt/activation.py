@@ -9,6 +9,8 @@ from typing import Any
 from moderator.core.errors import IllegalOrder
 from moderator.core.grammar import Order
 from moderator.games.vmt.board import Board, enemy
+from moderator.games.vmt.combat import open_combat
+from moderator.games.vmt.entering import interdiction_rolls, open_entry_window
 from moderator.games.vmt.frames import answered, ask, new_frame, options_as_orders
 
 REDEPLOY_RANGE = 4  # L461
@@ -184,8 +186,6 @@ class Activation:
         answered(frame)
 
     def step(self, board, frame):
-        from moderator.games.vmt.combat import open_combat
-
         if board.top() is not frame:
             return False
         if frame["stage"] == "coordinate" and not coordinate_options(board, frame):
@@ -474,8 +474,6 @@ def redeploy_path(board: Board, frame: dict[str, Any], blocks: list[str], to: st
 
 
 def carry_out(board: Board, frame: dict[str, Any], blocks: list[str], plan: dict[str, Any]) -> None:
-    from moderator.games.vmt import fire
-
     side = frame["side"]
     origin = plan["origin"]
     steps = plan["steps"]
@@ -508,13 +506,11 @@ def carry_out(board: Board, frame: dict[str, Any], blocks: list[str], plan: dict
         if frame["mode"] == "group":
             frame["fight"] = to  # a group's combat is resolved at once (L266)
     if side == "soviet":
-        fire.open_entry_window(board, to, blocks, attack=plan["attack"])
+        open_entry_window(board, to, blocks, attack=plan["attack"])
 
 
 def entered(board: Board, side: str, area: str, blocks: list[str], final: bool) -> None:
     """Entering an area: markers withdrawn, control, trenches, interdiction (L238, L370, L390, L457)."""
-    from moderator.games.vmt import fire
-
     other = enemy(side)
     if not board.blocks_in(area, other):
         # AT and Bunker markers left alone are withdrawn when enemy blocks enter (L238, L246).
@@ -530,7 +526,7 @@ def entered(board: Board, side: str, area: str, blocks: list[str], final: bool) 
         if side == "axis" and board.has_intact_trench(area, "soviet"):
             board.disable_trench(area)
     if side == "soviet" and board.marker(area, "interdiction"):
-        fire.interdiction_rolls(board, area, blocks)
+        interdiction_rolls(board, area, blocks)
 
 
 def auto_move_to_target(board: Board, frame: dict[str, Any]) -> None:

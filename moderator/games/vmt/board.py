@@ -8,7 +8,7 @@ the rules modules a vocabulary that reads as prose: `board.blocks_in(area, "sovi
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence, TypeVar
 
 from moderator.core.contract import Event
 from moderator.core.frames import FrameStack
@@ -19,6 +19,8 @@ from moderator.games.vmt.scenario import Scenario
 SIDES = ("axis", "soviet")
 ARMOR_TYPES = ("pz3", "stug", "t26")
 PIONEER_TYPES = ("axis_pioneer", "soviet_pioneer")
+
+T = TypeVar("T")
 
 
 class Geography:
@@ -85,8 +87,20 @@ class Board(FrameStack):
         self.data.setdefault("recent", []).append(dict(data, kind=kind))
 
     def roll(self, count: int, purpose: str) -> list[Die]:
-        assert self.rng is not None, "rolling dice needs the game's Rng"
-        return self.rng.dice(count, purpose)
+        return self._random().dice(count, purpose)
+
+    def shuffle(self, items: Sequence[T], purpose: str, stream: str) -> list[T]:
+        """The items in a verifiable random order (a deck shuffled, L106)."""
+        return self._random().shuffle(items, purpose, stream=stream)
+
+    def choice(self, items: Sequence[T], purpose: str, stream: str) -> T:
+        """One of the items, drawn verifiably (a hit falling on a block at random, ruling R-RANDOM)."""
+        chosen: T = self._random().choice(items, purpose, stream=stream)
+        return chosen
+
+    def _random(self) -> Rng:
+        assert self.rng is not None, "drawing at random needs the game's Rng"
+        return self.rng
 
     # ------------------------------------------------------------------ simple fields
 
@@ -166,14 +180,12 @@ class Board(FrameStack):
         self.data["blocks"][block_id]["area"] = area
         self._where = None
 
-    def hit_block(self, block_id: str, hits: int = 1, cause: str = "") -> int:
-        """Take up to `hits` steps off a block; return the steps actually lost (L89)."""
+    def lose_step(self, block_id: str, cause: str = "") -> None:
+        """One step off a block (its SP); at 0 SP it is eliminated (L89)."""
         block = self.block(block_id)
-        lost = min(hits, block["sp"])
-        block["sp"] -= lost
+        block["sp"] -= min(1, block["sp"])
         if block["sp"] <= 0:
             self.eliminate(block_id, cause)
-        return lost
 
     def eliminate(self, block_id: str, cause: str = "") -> None:
         """A block at 0 SP leaves the map for the rest of the game (rulebook L89)."""
@@ -250,6 +262,10 @@ class Board(FrameStack):
             markers.remove(kind)
         if not markers:
             self.data["markers"].pop(area, None)
+
+    def marker_limit(self, kind: str) -> int:
+        """How many AT, Minefield, Bunker and Interdiction markers the countersheet supplies (L246, L457)."""
+        return self.scenario.counter(kind).count
 
     def markers_on_map(self, kind: str) -> list[str]:
         return sorted(a for a, kinds in self.data["markers"].items() if kind in kinds)

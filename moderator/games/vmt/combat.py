@@ -11,7 +11,9 @@ from typing import Any
 
 from moderator.core.errors import IllegalOrder
 from moderator.core.grammar import Order
+from moderator.games.vmt import retreat
 from moderator.games.vmt.board import Board, enemy
+from moderator.games.vmt.cards import purge_battery_cards
 from moderator.games.vmt.frames import answered, ask, new_frame, options_as_orders
 
 SUPPORT_CARDS = {"axis": ("axis_field_artillery", "goliath", "88mm"),
@@ -107,10 +109,8 @@ class Combat:
                                                                      else "defender")))
             return out
         if stage == "retreat":
-            from moderator.games.vmt.retreat import retreat_options
-
             side = frame["loser"]
-            options = retreat_options(board, frame)
+            options = retreat.retreat_options(board, frame)
             return [ask(frame, side, "retreat",
                         f"You lost the combat in {frame['area']}: retreat (extra losses in brackets).",
                         ["RETREAT AUTO"] + [o for o, _ in options], "RETREAT AUTO", deadline="reaction",
@@ -125,8 +125,6 @@ class Combat:
         return options_as_orders(board, decision)
 
     def apply(self, board, frame, decision, order: Order):
-        from moderator.games.vmt import retreat
-
         side = decision.role
         if decision.kind == "support":
             commit_support(board, frame, side, order)
@@ -155,9 +153,7 @@ class Combat:
             aftermath(board, frame)
             return True
         if stage == "retreat":
-            from moderator.games.vmt.retreat import retreat_attackers_if_needed
-
-            return retreat_attackers_if_needed(board, frame)
+            return retreat.retreat_attackers_if_needed(board, frame)
         if stage == "settle":
             settle(board, frame)
             return True
@@ -293,11 +289,9 @@ def reveal_and_roll(board: Board, frame: dict[str, Any]) -> None:
 
 def place_at_marker(board: Board, area: str) -> None:
     """The Minefield/Bunker card also places an AT marker, if one is free and the area has none (L513)."""
-    from moderator.games.vmt.setup import marker_limit
-
     if board.marker(area, "at"):
         return
-    if len(board.markers_on_map("at")) >= marker_limit(board.scenario, "at"):
+    if len(board.markers_on_map("at")) >= board.marker_limit("at"):
         board.emit("marker_short", area=area, marker="at")
         return
     board.set_marker(area, "at", True)
@@ -506,7 +500,7 @@ def apply_hits(board: Board, frame: dict[str, Any], side: str, hits: list[str]) 
     exhausted = hits[:min(sixes, len(blocks))] if side == frame["attacker"] else []
     public = []
     for block in hits:
-        board.hit_block(block, 1, cause=f"combat in {frame['area']}")
+        board.lose_step(block, cause=f"combat in {frame['area']}")
     for block in set(exhausted):
         if board.is_on_map(block):
             board.block(block)["exhausted"] = True  # L320: a block hit by a 6 is Exhausted
@@ -646,15 +640,24 @@ def _return_overstack(board: Board, area: str, side: str, entries: list[dict[str
 
 
 def finish_combat(board: Board, frame: dict[str, Any]) -> None:
-    from moderator.games.vmt import fire
-
     board.pop()
     summary = {"area": frame["area"], "attacker": frame["attacker"], "winner": frame["winner"],
                "battery": frame["battery"]}
     board.data["last_combat"] = summary
     board.emit("combat_over", **summary)
-    if frame["counter_window"] and not frame["battery"] or (frame["counter_window"] and frame["battery"]):
-        fire.open_counterattack_window(board, frame)
+    if frame["counter_window"]:
+        open_counterattack_window(board, frame)
+
+
+def open_counterattack_window(board: Board, combat: dict[str, Any]) -> None:
+    """After each combat the phasing player resolves, the opponent may Counterattack (L160, L192, L439);
+    combats a Counterattack starts open no new window (ruling R-CA).  The window is a frame: the fire
+    module's handler answers it, starting the Counterattack's activation from above."""
+    phasing = board.data["phase_side"]
+    if combat["attacker"] != phasing:
+        return
+    board.push(new_frame(board, "window", window="counterattack", side=enemy(phasing), area=combat["area"],
+                         winner=combat["winner"]))
 
 
 # ---------------------------------------------------------------- battery assault (L338-344)
@@ -692,8 +695,7 @@ def battery_outcome(board: Board, frame: dict[str, Any]) -> None:
 
 
 def destroy_battery(board: Board, area: str) -> None:
-    from moderator.games.vmt.sequence import purge_battery_cards
-
+    """A battery hit once is destroyed for good (L336, L344); its cards leave the hands once none is left."""
     if area not in board.data["batteries_destroyed"]:
         board.data["batteries_destroyed"].append(area)
         board.emit("battery_destroyed", area=area)

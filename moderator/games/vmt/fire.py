@@ -13,7 +13,10 @@ from typing import Any
 
 from moderator.core.errors import IllegalOrder
 from moderator.core.grammar import Order
+from moderator.games.vmt import activation
 from moderator.games.vmt.board import Board, enemy
+from moderator.games.vmt.combat import destroy_battery
+from moderator.games.vmt.entering import interdiction_rolls
 from moderator.games.vmt.frames import answered, ask, new_frame, options_as_orders
 
 ORDER_CARDS = {"heavy_artillery", "superheavy_artillery", "air_strike", "soviet_coastal_artillery",
@@ -148,14 +151,12 @@ def distribute(board: Board, area: str, victim: str, hits: int, source: str, onl
         if not pool:
             break  # hits beyond the blocks present are lost (L471)
         block = board.rng.choice(pool, f"{source}: which block is hit", stream="random")
-        board.hit_block(block, 1, cause=source)
+        board.lose_step(block, cause=source)
         board.emit("block_hit", visible_to=(victim,), block=block, sp=board.sp(block), source=source)
 
 
 def superheavy(board: Board, area: str) -> None:
     """3d6, 6s hit: the first destroys the battery, the rest fall on Soviet blocks (L336, L471)."""
-    from moderator.games.vmt.combat import destroy_battery
-
     rolls = board.roll(3, f"Superheavy Artillery on {area}")
     hits = sum(1 for d in rolls if d.value == 6)
     board.emit("bombardment", area=area, source="Superheavy Artillery", rolls=[d.to_json() for d in rolls],
@@ -274,11 +275,9 @@ def resolve_strike(board: Board, frame: dict[str, Any]) -> None:
 
 
 def place_interdiction(board: Board, area: str, removing: str | None) -> None:
-    from moderator.games.vmt.setup import marker_limit
-
     on_map = board.data.setdefault("interdiction_order", [])
     on_map[:] = [a for a in on_map if board.marker(a, "interdiction")]
-    if len(on_map) >= marker_limit(board.scenario, "interdiction"):
+    if len(on_map) >= board.marker_limit("interdiction"):
         old = removing if removing in on_map else on_map[0]  # relocate a marker (L457)
         board.set_marker(old, "interdiction", False)
         on_map.remove(old)
@@ -286,21 +285,6 @@ def place_interdiction(board: Board, area: str, removing: str | None) -> None:
     board.set_marker(area, "interdiction", True)
     on_map.append(area)
     board.emit("marker_placed", area=area, marker="interdiction")
-
-
-def interdiction_rolls(board: Board, area: str, blocks: list[str]) -> None:
-    """1d6 per Soviet block entering an interdicted area, a loss on 5-6; a 6 in an intact Soviet
-    trench area, as for every Air Strike die (L361, ruling R-INTERDICT)."""
-    need = 6 if board.has_intact_trench(area, "soviet") else 5
-    for block in list(blocks):
-        if not board.is_on_map(block):
-            continue
-        die = board.roll(1, f"interdiction at {area}")[0]
-        hit = die.value >= need
-        board.emit("interdiction", area=area, die=die.to_json(), need=need, hit=hit)
-        if hit:
-            board.hit_block(block, 1, cause=f"interdiction at {area}")
-            board.emit("block_hit", visible_to=("soviet",), block=block, sp=board.sp(block), source="Interdiction")
 
 
 class CoverOrder:
@@ -336,14 +320,6 @@ class CoverOrder:
 
 
 # ---------------------------------------------------------------- windows
-
-
-def open_entry_window(board: Board, area: str, blocks: list[str], attack: bool) -> None:
-    """Soviet blocks entered an area: the Axis may strike them or interdict it (L455, L457)."""
-    if not blocks:
-        return
-    board.push(new_frame(board, "window", window="entry", side="axis", area=area, blocks=list(blocks),
-                         attack=attack))
 
 
 def between_cards_window(board: Board, phase: dict[str, Any]):
@@ -406,8 +382,6 @@ class Window:
         return options_as_orders(board, decision)
 
     def apply(self, board, frame, decision, order):
-        from moderator.games.vmt import activation
-
         board.pop()
         if frame["window"] == "entry":
             alive = [b for b in frame["blocks"] if board.is_on_map(b) and board.area_of(b) == frame["area"]]
@@ -424,21 +398,9 @@ class Window:
 
 
 def counterattack_options(board: Board, side: str) -> list[str]:
-    from moderator.games.vmt import activation
-
     options = ["COUNTERATTACK NONE"]
     if not board.holds(side, "counterattack"):
         return options
     options += [f"COUNTERATTACK GROUP {a}" for a in activation.group_areas(board, side)]
     options += [f"COUNTERATTACK DIVISION {d}" for d in activation.divisions_on_map(board, side)]
     return options
-
-
-def open_counterattack_window(board: Board, combat: dict[str, Any]) -> None:
-    """After each combat the phasing player resolves, the opponent may Counterattack (L160, L192, L439);
-    combats a Counterattack starts open no new window (ruling R-CA)."""
-    phasing = board.data["phase_side"]
-    if combat["attacker"] != phasing:
-        return
-    board.push(new_frame(board, "window", window="counterattack", side=enemy(phasing), area=combat["area"],
-                         winner=combat["winner"]))

@@ -15,6 +15,8 @@ from moderator.core.grammar import Order
 from moderator.core import frames as core_frames
 from moderator.core.frames import answered, ask  # noqa: F401  (re-exported for the VMT handlers)
 from moderator.games.vmt.board import Board
+from moderator.games.vmt.lexicon import lexicon_for
+from moderator.games.vmt.orders import GRAMMAR
 
 
 class Handler(Protocol):
@@ -33,9 +35,6 @@ def new_frame(board: Board, kind: str, **fields: Any) -> dict[str, Any]:
 
 def options_as_orders(board: Board, decision: Decision) -> list[Order]:
     """The decision's listed options, parsed as orders of its kind (labels after two spaces dropped)."""
-    from moderator.games.vmt.orders import GRAMMAR
-    from moderator.games.vmt.views import lexicon_for
-
     lexicon = lexicon_for(board, decision.role)
     return [GRAMMAR.parse(text.split("  (")[0], lexicon, kinds=[decision.kind]) for text in decision.options]
 

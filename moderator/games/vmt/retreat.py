@@ -9,6 +9,7 @@ from typing import Any
 from moderator.core.errors import IllegalOrder
 from moderator.core.grammar import Order
 from moderator.games.vmt.board import Board, enemy
+from moderator.games.vmt.entering import interdiction_rolls, open_entry_window
 
 
 def legal_destinations(board: Board, area: str, side: str) -> list[str]:
@@ -113,8 +114,6 @@ def apply_retreat(board: Board, frame: dict[str, Any], order: Order) -> None:
 
 def move_group(board: Board, frame: dict[str, Any], group: list[str], origin: str, destination: str,
                losses: list[str], assets_choice: list[str] | None) -> None:
-    from moderator.games.vmt import fire
-
     side = board.side_of(group[0])
     reasons = penalties(board, origin, destination, side)
     border = board.geo.border(origin, destination)
@@ -142,15 +141,15 @@ def move_group(board: Board, frame: dict[str, Any], group: list[str], origin: st
         if not alive:
             break
         chosen = losses[n] if n < len(losses) and losses[n] in alive else max(alive, key=lambda b: (board.sp(b), b))
-        board.hit_block(chosen, 1, cause=f"retreat: {reason}")
+        board.lose_step(chosen, cause=f"retreat: {reason}")
         board.emit("retreat_loss", side=side, destination=destination, reason=reason,
                    eliminated=not board.is_on_map(chosen))
         board.emit("retreat_loss_block", visible_to=(side,), block=chosen, sp=board.sp(chosen))
     alive = [b for b in group if board.is_on_map(b)]
     if side == "soviet" and alive:
         if board.marker(destination, "interdiction"):
-            fire.interdiction_rolls(board, destination, alive)
-        fire.open_entry_window(board, destination, [b for b in alive if board.is_on_map(b)], attack=False)
+            interdiction_rolls(board, destination, alive)
+        open_entry_window(board, destination, [b for b in alive if board.is_on_map(b)], attack=False)
 
 
 def resolve_duplicate_assets(board: Board, area: str, side: str) -> None:

@@ -7,60 +7,10 @@ from typing import Any
 
 from moderator.core.errors import IllegalOrder
 from moderator.core.grammar import Order
-from moderator.games.vmt.board import SIDES, Board, enemy
+from moderator.games.vmt import cardplay, fire
+from moderator.games.vmt.board import SIDES, Board
+from moderator.games.vmt.cards import purge_battery_cards, refill
 from moderator.games.vmt.frames import answered, ask, new_frame, options_as_orders
-
-BATTERY_CARDS = {"axis": "superheavy_artillery", "soviet": "soviet_coastal_artillery"}
-
-
-# ---------------------------------------------------------------- cards in hand
-
-
-def draw(board: Board, side: str) -> str | None:
-    """Draw one card; an empty deck is rebuilt from the discard pile (ruling R-DECK, AMB-B6)."""
-    deck = board.data["decks"][side]
-    if not deck:
-        pile = board.data["discards"][side]
-        if not pile:
-            return None
-        board.data["decks"][side] = board.rng.shuffle(sorted(pile), f"{side} deck rebuilt", stream=f"deck-{side}")
-        board.data["discards"][side] = []
-        deck = board.data["decks"][side]
-        board.emit("deck_rebuilt", side=side, cards=len(deck))
-    card = deck.pop()
-    if board.card_type(card) == BATTERY_CARDS[side] and not board.batteries_left():
-        # Superheavy / Coastal Artillery with no battery left is retired and replaced (L336, L346, L471, L477).
-        board.remove_from_play(card, "no Soviet battery is left")
-        return draw(board, side)
-    board.hand(side).append(card)
-    return card
-
-
-def refill(board: Board, side: str) -> None:
-    """Fill a hand up to 8 (Axis) or 6 (Soviet) cards (L106, L146, L150)."""
-    size = board.scenario.meta.hand_size[side]
-    drawn = 0
-    while len(board.hand(side)) < size:
-        if draw(board, side) is None:
-            break
-        drawn += 1
-    if drawn:
-        board.emit("drew", side=side, count=drawn)
-        board.emit("drew_cards", visible_to=(side,), side=side,
-                   cards=[board.card_type(c) for c in board.hand(side)[-drawn:]])
-
-
-def purge_battery_cards(board: Board) -> None:
-    """Once the last battery falls, held Superheavy/Coastal cards leave play and are replaced (L336, L346)."""
-    if board.batteries_left():
-        return
-    for side in SIDES:
-        for card in list(board.hand(side)):
-            if board.card_type(card) == BATTERY_CARDS[side]:
-                board.hand(side).remove(card)
-                board.remove_from_play(card, "the last Soviet battery is destroyed")
-                draw(board, side)
-
 
 # ---------------------------------------------------------------- the action phase
 
@@ -77,17 +27,8 @@ def open_card_play(board: Board, side: str, bombardment: bool) -> None:
                          placing=[], air_window=False))
 
 
-def phase_frame(board: Board) -> dict[str, Any] | None:
-    for frame in reversed(board.stack):
-        if frame["kind"] == "phase":
-            return frame
-    return None
-
-
 class Phase:
     def decisions(self, board, frame):
-        from moderator.games.vmt import cardplay, fire
-
         side = frame["side"]
         if frame["stage"] == "reinforce":
             group = next_axis_group(board)
@@ -110,8 +51,6 @@ class Phase:
         return options_as_orders(board, decision)
 
     def apply(self, board, frame, decision, order: Order):
-        from moderator.games.vmt import cardplay, fire
-
         side = frame["side"]
         if decision.kind == "reinforce":
             if order.get("what") == "NEXT":
@@ -137,7 +76,7 @@ class Phase:
             frame["air_window"] = False
             fire.apply_air(board, decision, order, window="between")
         elif decision.kind == "card":
-            cardplay.apply_card(board, frame, order)
+            answer_card_decision(board, frame, order)
         answered(frame)
 
     def step(self, board, frame):
@@ -155,6 +94,20 @@ class Phase:
                 and board.data["reinforcements"]["axis_turn"] != board.turn and axis_group_fits(board):
             frame["stage"] = "reinforce"
         return True
+
+
+def answer_card_decision(board: Board, frame: dict[str, Any], order: Order) -> None:
+    """END closes the phase (or the bombardment's plays), PASS passes it (L144), any other answer plays a card."""
+    if order.form == "end":
+        if not frame["played"] and not frame["bombardment"]:
+            raise IllegalOrder("you have not played a card this phase: PASS instead (L144)")
+        end_phase(board, frame, passed=False)
+    elif order.form == "pass":
+        if frame["bombardment"]:
+            raise IllegalOrder("the Initial Bombardment has no Pass: play bombardment cards or END")
+        pass_phase(board, frame, order)
+    else:
+        cardplay.play_card(board, frame, order)
 
 
 def end_phase(board: Board, frame: dict[str, Any], passed: bool) -> None:

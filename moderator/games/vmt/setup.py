@@ -9,11 +9,12 @@ from typing import Any
 from moderator.core.errors import IllegalOrder
 from moderator.core.grammar import Order
 from moderator.core.rng import Rng
-from moderator.games.vmt.board import SIDES, Board, enemy
+from moderator.games.vmt.board import SIDES, Board
+from moderator.games.vmt.cards import BOMBARDMENT_CARDS, draw, refill
 from moderator.games.vmt.frames import answered, ask, new_frame, options_as_orders
 from moderator.games.vmt.scenario import Scenario
+from moderator.games.vmt.sequence import open_card_play, start_phase
 
-BOMBARDMENT_CARDS = ("air_strike", "heavy_artillery", "superheavy_artillery")  # L124, L128
 ASSET_TYPES = ("pz3", "stug", "t26", "axis_pioneer", "soviet_pioneer")
 LETTERS = "ABCDEFGHIJ"
 
@@ -31,11 +32,6 @@ def asset_ids(scenario: Scenario) -> dict[str, dict[str, Any]]:
             assets[name] = {"side": side, "type": counter.id, "steps": counter.steps or 2, "area": None,
                             "status": "pool"}
     return assets
-
-
-def marker_limit(scenario: Scenario, kind: str) -> int:
-    """How many AT, Minefield, Bunker and Interdiction markers the countersheet supplies (L246, L457)."""
-    return scenario.counter(kind).count
 
 
 def initial_state(scenario: Scenario, options: dict[str, Any], rng: Rng) -> dict[str, Any]:
@@ -73,8 +69,6 @@ def initial_state(scenario: Scenario, options: dict[str, Any], rng: Rng) -> dict
 
 def deal(board: Board) -> None:
     """Both players draw their full hands: 8 for the Axis, 6 for the Soviet (L106)."""
-    from moderator.games.vmt.sequence import refill
-
     for side in SIDES:
         refill(board, side)
 
@@ -179,18 +173,10 @@ def canonical_setup(placements: dict[str, str]) -> str:
     return ";".join(f"{block}={area}" for block, area in sorted(placements.items()))
 
 
-def _any_lexicon(board: Board):
-    from moderator.games.vmt.views import lexicon_for
-
-    return lexicon_for(board, None)
-
-
 # ---------------------------------------------------------------- initial bombardment (L122-136)
 
 
 def start_bombardment(board: Board) -> None:
-    from moderator.games.vmt.sequence import start_phase
-
     if board.scenario.meta.initial_bombardment and board.options.get("initial_bombardment", True):
         board.push(new_frame(board, "bombard", stage="discard", pile=[]))
     else:
@@ -211,8 +197,6 @@ class Bombardment:
         return options_as_orders(board, decision)
 
     def apply(self, board, frame, decision, order):
-        from moderator.games.vmt.sequence import draw
-
         cards = [] if order.form == "none" else [str(c).lower() for c in order.values("cards")]
         for card_type in cards:
             if card_type in BOMBARDMENT_CARDS:
@@ -228,8 +212,6 @@ class Bombardment:
         frame["stage"] = "play"
         answered(frame)
         # c) the plays: an action-phase-like frame that only takes bombardment cards
-        from moderator.games.vmt.sequence import open_card_play
-
         open_card_play(board, "axis", bombardment=True)
 
     def step(self, board, frame):
@@ -241,14 +223,12 @@ class Bombardment:
 
 def finish_bombardment(board: Board, frame: dict[str, Any]) -> None:
     """d) the discarded and played cards go back into the deck, reshuffled; e) refill to 8."""
-    from moderator.games.vmt.sequence import refill, start_phase
-
     # The Axis discard pile is empty before the bombardment, so it now holds exactly the cards
     # discarded in a) and played in c) (cards removed from play are not in it).
     back = list(board.data["discards"]["axis"])
     board.data["discards"]["axis"] = []
     deck = board.data["decks"]["axis"] + back
-    board.data["decks"]["axis"] = board.rng.shuffle(sorted(deck), "Initial Bombardment reshuffle", stream="deck-axis")
+    board.data["decks"]["axis"] = board.shuffle(sorted(deck), "Initial Bombardment reshuffle", stream="deck-axis")
     board.emit("bombard_reshuffle", cards=len(back))
     refill(board, "axis")
     board.pop()
