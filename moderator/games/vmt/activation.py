@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import dataclass
 from typing import Any
 
 from moderator.core.errors import IllegalOrder
@@ -286,9 +287,7 @@ def crossing(board: Board, a: str, b: str) -> str:
 
 def _can_enter_empty(board: Board, side: str, area: str, redeploy: bool) -> bool:
     """Axis blocks cannot enter an empty undestroyed battery area by Redeployment (L332, L461)."""
-    if side == "axis" and board.has_battery(area) and not board.blocks_in(area, "soviet"):
-        return not redeploy
-    return True
+    return not (redeploy and _unguarded_battery(board, side, area))
 
 
 def move_options(board: Board, frame: dict[str, Any]) -> list[str]:
@@ -305,8 +304,7 @@ def move_options(board: Board, frame: dict[str, Any]) -> list[str]:
             except IllegalOrder:
                 continue
             options.append(text)
-        if frame["move_kind"] == "assault" and side == "axis" and board.has_battery(origin) \
-                and not board.blocks_in(origin, "soviet") and not board.is_exhausted(block):
+        if frame["move_kind"] == "assault" and _unguarded_battery(board, side, origin) and not board.is_exhausted(block):
             options.append(f"STORM {origin}")
     return list(dict.fromkeys(options))
 
@@ -338,11 +336,39 @@ def destinations(board: Board, frame: dict[str, Any], block: str) -> list[tuple[
     return results
 
 
+@dataclass(frozen=True)
+class MovePlan:
+    """A checked move: where it starts, each border it crosses, whether it attacks, the assets going along."""
+
+    origin: str
+    steps: list[tuple[str, str, str]]  # (from, to, crossing kind) per area entered
+    attack: bool  # into enemy blocks
+    battery: bool  # into an empty area with an undestroyed battery (L338)
+    assets: list[str]
+
+    @property
+    def destination(self) -> str:
+        return self.steps[-1][1]
+
+
 def _plan_move(board: Board, frame: dict[str, Any], blocks: list[str], to: str, via: list[str],
-               with_assets: list[str]) -> dict[str, Any]:
+               with_assets: list[str]) -> MovePlan:
     """Check a move and return what it does; raise IllegalOrder saying why it cannot be made."""
-    side = frame["side"]
-    redeploy = frame["move_kind"] == "redeploy"
+    origin = _common_origin(board, frame, blocks)
+    steps = _crossings(board, frame, blocks, [origin] + list(via) + [to])
+    attack, battery_attack = _attacks(board, frame, blocks, to)
+    assets = _assets_going(board, frame, blocks, origin, with_assets)
+    _check_assets_may_enter(board, frame["side"], assets, steps, to)
+    if not attack and not battery_attack:
+        if len(board.blocks_in(to, frame["side"])) + len(blocks) > board.scenario.meta.stacking:
+            raise IllegalOrder(f"{to} would hold more than {board.scenario.meta.stacking} of your blocks (L95)")
+    if attack and frame["mode"] == "group" and frame["pending"]:
+        raise IllegalOrder("finish the combat already started first")
+    return MovePlan(origin, steps, attack, battery_attack, assets)
+
+
+def _common_origin(board: Board, frame: dict[str, Any], blocks: list[str]) -> str:
+    """The one area the moving blocks leave: each activated, not moved yet, on the map (L166-180)."""
     if not blocks:
         raise IllegalOrder("name the blocks to move")
     origins = {board.area_of(b) for b in blocks}
@@ -358,22 +384,26 @@ def _plan_move(board: Board, frame: dict[str, Any], blocks: list[str], to: str, 
     origin = origins.pop()
     if origin in frame["pending"]:
         raise IllegalOrder(f"{origin} is a combat waiting to be fought; its blocks stay")
-    path = [origin] + list(via) + [to]
+    return origin
+
+
+def _crossings(board: Board, frame: dict[str, Any], blocks: list[str], path: list[str]) -> list[tuple[str, str, str]]:
+    """The borders the path crosses, checked: within reach (L194, L461), stopping where enemies or an
+    undestroyed battery are (L332), a ferry attack Axis only (L380)."""
+    side = frame["side"]
+    redeploy = frame["move_kind"] == "redeploy"
     reach = REDEPLOY_RANGE if redeploy else (2 if all(board.is_two_area_mover(b) for b in blocks) else 1)
     if len(path) - 1 > reach:
         if not redeploy and len(path) - 1 == 2:
             raise IllegalOrder("only two-area movers may move two areas with an Assault (L194)")
         raise IllegalOrder(f"too far: {len(path) - 1} areas, at most {reach}")
-    steps = []
-    for a, b in zip(path, path[1:]):
-        kind = crossing(board, a, b)
-        steps.append((a, b, kind))
+    steps = [(a, b, crossing(board, a, b)) for a, b in zip(path, path[1:])]
     for index, (a, b, kind) in enumerate(steps):
         last = index == len(steps) - 1
         occupied = board.is_enemy_occupied(b, side)
         if not last and occupied:
             raise IllegalOrder(f"{b} holds enemy blocks: movement stops there")
-        if not last and side == "axis" and board.has_battery(b) and not board.blocks_in(b, "soviet") and not redeploy:
+        if not last and _unguarded_battery(board, side, b) and not redeploy:
             raise IllegalOrder(f"entering {b} attacks its battery: movement stops there")
         if redeploy and occupied:
             raise IllegalOrder(f"a Redeployment never enters an enemy-occupied area ({b}) (L461)")
@@ -382,15 +412,28 @@ def _plan_move(board: Board, frame: dict[str, Any], blocks: list[str], to: str, 
                                f"by Redeployment (L332)")
         if kind == "ferry" and last and occupied and side == "soviet":
             raise IllegalOrder("only Axis blocks may attack across a ferry arrow (L380)")
-    attack = board.is_enemy_occupied(to, side)
-    battery_attack = side == "axis" and board.has_battery(to) and not board.blocks_in(to, "soviet") and not redeploy
+    return steps
+
+
+def _attacks(board: Board, frame: dict[str, Any], blocks: list[str], to: str) -> tuple[bool, bool]:
+    """Whether the move attacks enemy blocks, or an undestroyed battery; only fresh blocks of an
+    Assault or Counterattack may (L322, L338)."""
+    attack = board.is_enemy_occupied(to, frame["side"])
+    battery_attack = _unguarded_battery(board, frame["side"], to) and frame["move_kind"] != "redeploy"
     if (attack or battery_attack) and frame["move_kind"] != "assault":
         raise IllegalOrder("only an Assault or Counterattack can attack")
     if attack or battery_attack:
         tired = [b for b in blocks if board.is_exhausted(b)]
         if tired:
             raise IllegalOrder(f"{', '.join(tired)} is exhausted and cannot attack (L322)")
-    # assets: only those that began this activation in the same area (L230)
+    return attack, battery_attack
+
+
+def _assets_going(board: Board, frame: dict[str, Any], blocks: list[str], origin: str,
+                  with_assets: list[str]) -> list[str]:
+    """The assets named, which began this activation with the blocks (L230), and any the last blocks
+    leaving would leave alone (L232)."""
+    side = frame["side"]
     assets = list(with_assets)
     for asset_id in assets:
         asset = board.data["assets"].get(asset_id)
@@ -403,6 +446,12 @@ def _plan_move(board: Board, frame: dict[str, Any], blocks: list[str], to: str, 
         for asset_id in board.assets_in(origin, side):
             if asset_id not in assets:
                 assets.append(asset_id)  # an asset is never left alone (L232): it goes with the last blocks
+    return assets
+
+
+def _check_assets_may_enter(board: Board, side: str, assets: list[str], steps: list[tuple[str, str, str]],
+                            to: str) -> None:
+    """No armor across a ferry (L254); one Armor and one Pioneer per area (L234)."""
     for asset_id in assets:
         if board.asset_kind(asset_id) == "armor" and any(k == "ferry" for _, _, k in steps):
             raise IllegalOrder(f"{asset_id} is armor and cannot use a ferry arrow (L254)")
@@ -412,12 +461,11 @@ def _plan_move(board: Board, frame: dict[str, Any], blocks: list[str], to: str, 
         already = board.asset_of_kind_in(to, side, kind)
         if already is not None:
             raise IllegalOrder(f"{to} already has your {kind} counter {already} (L234)")
-    if not attack and not battery_attack:
-        if len(board.blocks_in(to, side)) + len(blocks) > board.scenario.meta.stacking:
-            raise IllegalOrder(f"{to} would hold more than {board.scenario.meta.stacking} of your blocks (L95)")
-    if attack and frame["mode"] == "group" and frame["pending"]:
-        raise IllegalOrder("finish the combat already started first")
-    return {"origin": origin, "steps": steps, "attack": attack, "battery": battery_attack, "assets": assets}
+
+
+def _unguarded_battery(board: Board, side: str, area: str) -> bool:
+    """An Axis move into an area with an undestroyed battery and no Soviet block attacks the battery (L338)."""
+    return side == "axis" and board.has_battery(area) and not board.blocks_in(area, "soviet")
 
 
 def move(board: Board, frame: dict[str, Any], order: Order) -> None:
@@ -441,7 +489,7 @@ def two_step_via(board: Board, frame: dict[str, Any], origin: str, to: str) -> l
     middles = [m for m in board.geo.neighbours(origin, include_ferry=True)
                if to in board.geo.neighbours(m, include_ferry=True)
                and not board.is_enemy_occupied(m, side)
-               and not (side == "axis" and board.has_battery(m) and not board.blocks_in(m, "soviet"))]
+               and not _unguarded_battery(board, side, m)]
     if not middles:
         raise IllegalOrder(f"{to} is not within reach of {origin}")
     middles.sort(key=lambda m: (board.controller(m) != side, m))
@@ -473,31 +521,31 @@ def redeploy_path(board: Board, frame: dict[str, Any], blocks: list[str], to: st
     return best[to][2][:-1]
 
 
-def carry_out(board: Board, frame: dict[str, Any], blocks: list[str], plan: dict[str, Any]) -> None:
+def carry_out(board: Board, frame: dict[str, Any], blocks: list[str], plan: MovePlan) -> None:
     side = frame["side"]
-    origin = plan["origin"]
-    steps = plan["steps"]
+    origin = plan.origin
+    steps = plan.steps
     for a, b, kind in steps:
         for block in blocks:
             board.relocate(block, b)
-        for asset_id in plan["assets"]:
+        for asset_id in plan.assets:
             board.asset(asset_id)["area"] = b
         entered(board, side, b, blocks, final=(b == steps[-1][1]))
         blocks = [x for x in blocks if board.is_on_map(x)]
         if not blocks:
             break
     frame["moved"] += [b for b in blocks]
-    frame["assets_moved"] += plan["assets"]
-    to = steps[-1][1]
+    frame["assets_moved"] += plan.assets
+    to = plan.destination
     board.remember("move", side=side, path=[origin] + [s[1] for s in steps])
     board.emit("moved", side=side, count=len(blocks), origin=origin, to=to, via=[s[1] for s in steps[:-1]],
-               assets=plan["assets"], attack=plan["attack"] or plan["battery"])
+               assets=plan.assets, attack=plan.attack or plan.battery)
     board.emit("moved_blocks", visible_to=(side,), side=side, blocks=blocks, origin=origin, to=to)
     if not blocks:
         return
-    if plan["attack"] or plan["battery"]:
+    if plan.attack or plan.battery:
         entries = [{"block": b, "origin": origin, "crossed": steps[-1][2], "via": steps[-1][0]} for b in blocks]
-        for asset_id in plan["assets"]:
+        for asset_id in plan.assets:
             frame.setdefault("asset_via", {}).setdefault(to, {})[asset_id] = steps[-1][0]
         pending = frame["pending"].setdefault(to, [])
         pending.extend(entries)
@@ -506,7 +554,7 @@ def carry_out(board: Board, frame: dict[str, Any], blocks: list[str], plan: dict
         if frame["mode"] == "group":
             frame["fight"] = to  # a group's combat is resolved at once (L266)
     if side == "soviet":
-        open_entry_window(board, to, blocks, attack=plan["attack"])
+        open_entry_window(board, to, blocks, attack=plan.attack)
 
 
 def entered(board: Board, side: str, area: str, blocks: list[str], final: bool) -> None:
@@ -533,8 +581,7 @@ def auto_move_to_target(board: Board, frame: dict[str, Any]) -> None:
     """ASSAULT GROUP a TO b: every activated block that can, into b, then the card ends."""
     target = frame["target"]
     origin = frame["area"]
-    attack = board.is_enemy_occupied(target, frame["side"]) or (
-        frame["side"] == "axis" and board.has_battery(target) and not board.blocks_in(target, "soviet"))
+    attack = board.is_enemy_occupied(target, frame["side"]) or _unguarded_battery(board, frame["side"], target)
     movers = [b for b in frame["blocks"] if board.is_on_map(b) and board.area_of(b) == origin
               and not (attack and board.is_exhausted(b))]
     if not movers:
@@ -550,7 +597,7 @@ def auto_move_to_target(board: Board, frame: dict[str, Any]) -> None:
 def storm(board: Board, frame: dict[str, Any], area: str) -> None:
     """Attack an empty battery area with activated blocks already there (L338)."""
     side = frame["side"]
-    if side != "axis" or not board.has_battery(area) or board.blocks_in(area, "soviet"):
+    if not _unguarded_battery(board, side, area):
         raise IllegalOrder(f"{area} has no undestroyed battery without Soviet blocks")
     if frame["move_kind"] != "assault":
         raise IllegalOrder("only an Assault attacks a battery (L338)")

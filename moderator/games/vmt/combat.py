@@ -11,6 +11,7 @@ from typing import Any
 
 from moderator.core.errors import IllegalOrder
 from moderator.core.grammar import Order
+from moderator.core.rng import Die
 from moderator.games.vmt import retreat
 from moderator.games.vmt.board import Board, enemy
 from moderator.games.vmt.cards import purge_battery_cards
@@ -361,54 +362,22 @@ def count_dice(board: Board, frame: dict[str, Any], side: str, cards: dict[str, 
     return {"parts": parts, "total": total}
 
 
-def finish_roll(board: Board, frame: dict[str, Any], dice: dict[str, Any], rolls: dict[str, list]) -> None:
+def finish_roll(board: Board, frame: dict[str, Any], dice: dict[str, Any], rolls: dict[str, list[Die]]) -> None:
     """Step 4 (L292-296, L366): modifiers, hits, cancellation (L252, L310), the defender's 6s (L320)."""
     area = frame["area"]
     attacker, defender = frame["attacker"], frame["defender"]
     modified: dict[str, list[int]] = {}
-    notes: dict[str, list[str]] = {attacker: [], defender: []}
+    notes: dict[str, list[str]] = {}
     for side in (attacker, defender):
-        values = [d.value for d in rolls[side]]
-        defending = side == defender
-        if side == "axis" and defending and board.has_intact_trench(area, "axis"):
-            values = [v + 1 for v in values]  # Axis trench: +1 to ALL dice (L366)
-            notes[side].append("+1 to every die (Axis trench)")
-        plus_ones = []
-        armor = armor_in(board, frame, side)
-        if armor is not None and board.asset(armor)["type"] in ("pz3", "t26"):
-            plus_ones.append(f"+1 to one die ({armor})")
-        if side == "soviet" and defending and board.has_intact_trench(area, "soviet"):
-            plus_ones.append("+1 to one die (Soviet trench)")
-        used: set[int] = set()
-        for label in plus_ones[:len(values)]:  # one die rolled: only one +1 (L296)
-            index = _best_die(values, used, defending)
-            if index is None:
-                continue
-            used.add(index)
-            values[index] += 1
-            notes[side].append(label)
-        modified[side] = values
+        modified[side], notes[side] = modify_dice(board, frame, side, [d.value for d in rolls[side]])
     hits = {side: sum(1 for v in modified[side] if v >= 5) for side in modified}
     sixes = {side: sum(1 for v in modified[side] if v >= 6) for side in modified}
-    # Cancellation: each Armor counter cancels one enemy hit; a Bunker (and, by option, a Minefield)
-    # cancels one Axis hit.  The canceller removes 6s first: that spares an exhaustion (L310).
-    cancels = {attacker: 0, defender: 0}  # hits of `side` cancelled by the enemy
-    for side in (attacker, defender):
-        if armor_in(board, frame, side) is not None:
-            cancels[enemy(side)] += 1
-    if defender == "soviet":
-        if board.marker(area, "bunker"):
-            cancels["axis"] += 1
-        if board.marker(area, "minefield") and board.options.get("minefield_effect", "cancel_hit") == "cancel_hit":
-            cancels["axis"] += 1
-    cancelled_sixes = {side: 0 for side in modified}
+    cancels = hits_cancelled(board, frame)
     for side in modified:
         n = min(cancels[side], hits[side])
         hits[side] -= n
         if side == defender:
-            taken = min(n, sixes[side])
-            sixes[side] -= taken
-            cancelled_sixes[side] = taken
+            sixes[side] -= min(n, sixes[side])  # the canceller removes 6s first: that spares an exhaustion (L310)
     frame["result"] = {
         "dice": {s: dice[s] for s in modified},
         "rolls": {s: [d.to_json() for d in rolls[s]] for s in modified},
@@ -423,6 +392,47 @@ def finish_roll(board: Board, frame: dict[str, Any], dice: dict[str, Any], rolls
                cancelled=cancels, hits={attacker: hits[attacker], defender: hits[defender]},
                sixes=sixes[defender])
     frame["stage"] = "hits"
+
+
+def modify_dice(board: Board, frame: dict[str, Any], side: str, values: list[int]) -> tuple[list[int], list[str]]:
+    """One side's dice after the trench and armor modifiers (L292-296, L366), with a note per modifier."""
+    area = frame["area"]
+    notes: list[str] = []
+    defending = side == frame["defender"]
+    if side == "axis" and defending and board.has_intact_trench(area, "axis"):
+        values = [v + 1 for v in values]  # Axis trench: +1 to ALL dice (L366)
+        notes.append("+1 to every die (Axis trench)")
+    plus_ones = []
+    armor = armor_in(board, frame, side)
+    if armor is not None and board.asset(armor)["type"] in ("pz3", "t26"):
+        plus_ones.append(f"+1 to one die ({armor})")
+    if side == "soviet" and defending and board.has_intact_trench(area, "soviet"):
+        plus_ones.append("+1 to one die (Soviet trench)")
+    used: set[int] = set()
+    for label in plus_ones[:len(values)]:  # one die rolled: only one +1 (L296)
+        index = _best_die(values, used, defending)
+        if index is None:
+            continue
+        used.add(index)
+        values[index] += 1
+        notes.append(label)
+    return values, notes
+
+
+def hits_cancelled(board: Board, frame: dict[str, Any]) -> dict[str, int]:
+    """How many hits of each side the enemy cancels: one per enemy Armor counter; a Bunker (and, by
+    option, a Minefield) cancels one Axis hit (L252, L310; ruling R-MINES)."""
+    attacker, defender = frame["attacker"], frame["defender"]
+    cancels = {attacker: 0, defender: 0}
+    for side in (attacker, defender):
+        if armor_in(board, frame, side) is not None:
+            cancels[enemy(side)] += 1
+    if defender == "soviet":
+        if board.marker(frame["area"], "bunker"):
+            cancels["axis"] += 1
+        if board.marker(frame["area"], "minefield") and board.options.get("minefield_effect", "cancel_hit") == "cancel_hit":
+            cancels["axis"] += 1
+    return cancels
 
 
 def _best_die(values: list[int], used: set[int], defending: bool) -> int | None:
