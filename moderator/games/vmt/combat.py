@@ -387,7 +387,7 @@ def finish_roll(board: Board, frame: dict[str, Any], dice: dict[str, Any], rolls
         "sixes_on_attacker": sixes[defender],
     }
     board.emit("combat_roll", area=area, attacker=attacker, defender=defender,
-               dice={s: {"parts": dice[s]["parts"], "total": dice[s]["total"], "rolls": frame["result"]["rolls"][s],
+               dice={s: {"parts": dice[s]["parts"], "total": dice[s]["total"], "dice": frame["result"]["rolls"][s],
                          "modified": modified[s], "notes": notes[s]} for s in modified},
                cancelled=cancels, hits={attacker: hits[attacker], defender: hits[defender]},
                sixes=sixes[defender])

@@ -23,7 +23,7 @@ def interdiction_rolls(board: Board, area: str, blocks: list[str]) -> None:
         board.emit("interdiction", area=area, die=die.to_json(), need=need, hit=hit)
         if hit:
             board.lose_step(block, cause=f"interdiction at {area}")
-            board.emit("block_hit", visible_to=("soviet",), block=block, sp=board.sp(block), source="Interdiction")
+            board.emit("step_lost", visible_to=("soviet",), block=block, sp=board.sp(block), source="Interdiction")
 
 
 def open_entry_window(board: Board, area: str, blocks: list[str], attack: bool) -> None:

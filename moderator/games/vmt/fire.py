@@ -136,11 +136,11 @@ def play_order(board: Board, side: str, order: Order) -> None:
 def bombard(board: Board, area: str, victim: str, dice: int, six_only: bool, source: str,
             only: list[str] | None = None) -> None:
     """Roll; each hit falls on a victim block chosen at random, one hit at a time (ruling R-RANDOM)."""
-    rolls = board.roll(dice, f"{source} on {area}")
+    rolled = board.roll(dice, f"{source} on {area}")
     need = 6 if six_only else 5
-    hits = sum(1 for d in rolls if d.value >= need)
+    hits = sum(1 for d in rolled if d.value >= need)
     board.remember("fire", area=area, side="axis" if victim == "soviet" else "soviet")
-    board.emit("bombardment", area=area, source=source, rolls=[d.to_json() for d in rolls], need=need, hits=hits,
+    board.emit("bombardment", area=area, source=source, dice=[d.to_json() for d in rolled], need=need, hits=hits,
                victim=victim)
     distribute(board, area, victim, hits, source, only)
 
@@ -152,14 +152,14 @@ def distribute(board: Board, area: str, victim: str, hits: int, source: str, onl
             break  # hits beyond the blocks present are lost (L471)
         block = board.rng.choice(pool, f"{source}: which block is hit", stream="random")
         board.lose_step(block, cause=source)
-        board.emit("block_hit", visible_to=(victim,), block=block, sp=board.sp(block), source=source)
+        board.emit("step_lost", visible_to=(victim,), block=block, sp=board.sp(block), source=source)
 
 
 def superheavy(board: Board, area: str) -> None:
     """3d6, 6s hit: the first destroys the battery, the rest fall on Soviet blocks (L336, L471)."""
-    rolls = board.roll(3, f"Superheavy Artillery on {area}")
-    hits = sum(1 for d in rolls if d.value == 6)
-    board.emit("bombardment", area=area, source="Superheavy Artillery", rolls=[d.to_json() for d in rolls],
+    rolled = board.roll(3, f"Superheavy Artillery on {area}")
+    hits = sum(1 for d in rolled if d.value == 6)
+    board.emit("bombardment", area=area, source="Superheavy Artillery", dice=[d.to_json() for d in rolled],
                need=6, hits=hits, victim="soviet")
     if hits:
         destroy_battery(board, area)

@@ -15,9 +15,9 @@ def card_name(card: str) -> str:
     return card.replace("_", " ").title().replace("88Mm", "88mm")
 
 
-def dice(rolls: list[list[Any]]) -> str:
+def dice_text(dice: list[list[Any]]) -> str:
     """Each die with its counter: '5 [dice#41]'."""
-    return ", ".join(f"{v} [{s}#{n}]" for v, s, n in rolls)
+    return ", ".join(f"{v} [{s}#{n}]" for v, s, n in dice)
 
 
 def narrate(event: Event, role: str) -> str:
@@ -88,7 +88,7 @@ def _roll(d):
     for side, x in d["dice"].items():
         counts = ", ".join(f"{label} {'+' if n >= 0 else ''}{n}" for label, n in x["parts"])
         mods = f"; {', '.join(x['notes'])}" if x["notes"] else ""
-        parts.append(f"{side_name(side)} rolls {x['total']}d6 ({counts}): {dice(x['rolls'])}{mods}"
+        parts.append(f"{side_name(side)} rolls {x['total']}d6 ({counts}): {dice_text(x['dice'])}{mods}"
                      f" -> {x['modified']}")
     cancel = "; ".join(f"{c} {side_name(s)} hit(s) cancelled" for s, c in d["cancelled"].items() if c)
     hits = ", ".join(f"{side_name(s)} {n} hit(s)" for s, n in d["hits"].items())
@@ -120,7 +120,7 @@ def _eliminated(d):
 
 
 def _bombardment(d):
-    text = f"{d['source']} on {d['area']}: {dice(d['rolls'])}; hits on {d['need']}+: {d['hits']}"
+    text = f"{d['source']} on {d['area']}: {dice_text(d['dice'])}; hits on {d['need']}+: {d['hits']}"
     if d["hits"]:
         text += f", distributed at random among the {side_name(d['victim'])} blocks there"
     return text + "."
@@ -128,20 +128,20 @@ def _bombardment(d):
 
 def _anti_armor(d):
     return (f"Anti-armor fire in {d['area']}: {side_name(d['side'])} {d['reason']} at {d['target']} rolls "
-            f"{dice([d['die']])}: " + ("a hit." if d["hit"] else "a miss."))
+            f"{dice_text([d['die']])}: " + ("a hit." if d["hit"] else "a miss."))
 
 
 def _interdiction(d):
-    return f"Interdiction in {d['area']}: {dice([d['die']])} (a hit on {d['need']}+): " + \
+    return f"Interdiction in {d['area']}: {dice_text([d['die']])} (a hit on {d['need']}+): " + \
         ("a Soviet block loses a step." if d["hit"] else "no effect.")
 
 
 def _reinf_roll(d):
     if not d["success"]:
-        return f"Soviet reinforcement roll: {dice([d['die']])}: no arrival."
+        return f"Soviet reinforcement roll: {dice_text([d['die']])}: no arrival."
     if d.get("wasted"):
-        return f"Soviet reinforcement roll: {dice([d['die']])}: the {d['brigade']} could land, but no anchor area is free."
-    return f"Soviet reinforcement roll: {dice([d['die']])}: the {d['brigade']} Brigade arrives."
+        return f"Soviet reinforcement roll: {dice_text([d['die']])}: the {d['brigade']} could land, but no anchor area is free."
+    return f"Soviet reinforcement roll: {dice_text([d['die']])}: the {d['brigade']} Brigade arrives."
 
 
 _NARRATORS = {
@@ -171,7 +171,7 @@ _NARRATORS = {
     "retreat_loss": lambda d: f"{side_name(d['side'])} loses a step retreating into {d['destination']} ({d['reason']})"
                               + (", eliminating a block." if d["eliminated"] else "."),
     "retreat_loss_block": lambda d: f"(Your {d['block']} took that loss; now {d['sp']}.)",
-    "block_hit": lambda d: f"(Your {d['block']} is hit by {d['source']}; now {d['sp']}.)",
+    "step_lost": lambda d: f"(Your {d['block']} is hit by {d['source']}; now {d['sp']}.)",
     "returned": lambda d: f"{side_name(d['side'])}: {d['count']} block(s) return from {d['area']} to "
                           f"{', '.join(d['origins'])} (over-stack; not a retreat).",
     "combat_over": lambda d: f"The combat in {d['area']} is over.",
@@ -180,7 +180,7 @@ _NARRATORS = {
                                  + ("destroyed." if d["destroyed"] else "still firing."),
     "battery_destroyed": lambda d: f"The coastal battery in {d['area']} is destroyed.",
     "strike_cancelled": lambda d: f"Fighter Cover turns the Air Strike on {d['area']} away.",
-    "pioneer_roll": lambda d: f"Pioneer {d['asset']} rolls {dice([d['die']])} for its own losses: "
+    "pioneer_roll": lambda d: f"Pioneer {d['asset']} rolls {dice_text([d['die']])} for its own losses: "
                               + ("a step lost." if d["hit"] else "unharmed."),
     "pass": lambda d: f"{side_name(d['side'])} passes: {d['rallied']} exhausted block(s) rally"
                       + (f", discards {', '.join(card_name(c) for c in d['discarded'])}" if d["discarded"] else "")
