@@ -8,15 +8,16 @@ the rules modules a vocabulary that reads as prose: `board.blocks_in(area, "sovi
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence, TypeVar
+from typing import Any, Iterable, Sequence, TypeVar, cast
 
 from moderator.core.contract import Event
 from moderator.core.frames import FrameStack
 from moderator.core.errors import IllegalOrder
 from moderator.core.rng import Die, Rng
-from moderator.games.vmt.scenario import Scenario
+from moderator.games.vmt.scenario import Scenario, Side
+from moderator.games.vmt.state import AssetRecord, BlockRecord, RecentAction, VmtState
 
-SIDES = ("axis", "soviet")
+SIDES: tuple[Side, Side] = ("axis", "soviet")
 ARMOR_TYPES = ("pz3", "stug", "t26")
 PIONEER_TYPES = ("axis_pioneer", "soviet_pioneer")
 
@@ -62,12 +63,16 @@ def geography(scenario: Scenario) -> Geography:
     return found
 
 
-def enemy(side: str) -> str:
+def enemy(side: str) -> Side:
     return "soviet" if side == "axis" else "axis"
 
 
 class Board(FrameStack):
-    def __init__(self, data: dict[str, Any], scenario: Scenario, rng: Rng | None = None):
+    """A VMT state being read or changed by the rules, with its scenario, dice and events."""
+
+    data: VmtState
+
+    def __init__(self, data: VmtState, scenario: Scenario, rng: Rng | None = None):
         self.data = data
         self.scenario = scenario
         self.rng = rng
@@ -84,7 +89,7 @@ class Board(FrameStack):
 
     def remember(self, kind: str, **data: Any) -> None:
         """Public action of the current phase, for the map's highlights (moves, combats, fire)."""
-        self.data.setdefault("recent", []).append(dict(data, kind=kind))
+        self.data.setdefault("recent", []).append(cast(RecentAction, dict(data, kind=kind)))
 
     def roll(self, count: int, purpose: str) -> list[Die]:
         return self._random().dice(count, purpose)
@@ -97,6 +102,10 @@ class Board(FrameStack):
         """One of the items, drawn verifiably (a hit falling on a block at random, ruling R-RANDOM)."""
         chosen: T = self._random().choice(items, purpose, stream=stream)
         return chosen
+
+    def random_below(self, bound: int, stream: str, purpose: str) -> int:
+        """A verifiable random number from 0 to bound - 1 (a committed set-up's salt)."""
+        return self._random().below(bound, stream=stream, purpose=purpose).value
 
     def _random(self) -> Rng:
         assert self.rng is not None, "drawing at random needs the game's Rng"
@@ -114,7 +123,7 @@ class Board(FrameStack):
 
     # ------------------------------------------------------------------ blocks
 
-    def block(self, block_id: str) -> dict[str, Any]:
+    def block(self, block_id: str) -> BlockRecord:
         return self.data["blocks"][block_id]
 
     def side_of(self, block_id: str) -> str:
@@ -129,14 +138,25 @@ class Board(FrameStack):
     def is_exhausted(self, block_id: str) -> bool:
         return self.data["blocks"][block_id]["exhausted"]
 
+    def area_on_map(self, block_id: str) -> str:
+        """The area of a block on the map; raises ValueError for a block off the map."""
+        block = self.data["blocks"][block_id]
+        if block["status"] != "map" or block["area"] is None:
+            raise ValueError(f"{block_id} is not on the map")
+        return block["area"]
+
     def is_on_map(self, block_id: str) -> bool:
         return self.data["blocks"][block_id]["status"] == "map"
+
+    def is_in(self, block_id: str, area: str) -> bool:
+        """The block stands on the map in that area."""
+        return self.is_on_map(block_id) and self.area_of(block_id) == area
 
     def blocks_in(self, area: str, side: str | None = None) -> list[str]:
         if self._where is None:
             where: dict[str, list[str]] = {}
             for b, x in self.data["blocks"].items():
-                if x["status"] == "map":
+                if x["status"] == "map" and x["area"] is not None:
                     where.setdefault(x["area"], []).append(b)
             self._where = where
         blocks = self._where.get(area, [])
@@ -270,7 +290,7 @@ class Board(FrameStack):
     def markers_on_map(self, kind: str) -> list[str]:
         return sorted(a for a, kinds in self.data["markers"].items() if kind in kinds)
 
-    def asset(self, asset_id: str) -> dict[str, Any]:
+    def asset(self, asset_id: str) -> AssetRecord:
         return self.data["assets"][asset_id]
 
     def assets_in(self, area: str, side: str | None = None) -> list[str]:

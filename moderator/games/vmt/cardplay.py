@@ -3,17 +3,18 @@ play starts.  One card's actions are completed before the next card (L160)."""
 
 from __future__ import annotations
 
-from typing import Any
-
+from moderator.core.contract import Decision
 from moderator.core.errors import IllegalOrder
 from moderator.core.grammar import Order
 from moderator.games.vmt import activation, fire
 from moderator.games.vmt.board import Board
 from moderator.games.vmt.cards import BOMBARDMENT_CARDS
 from moderator.games.vmt.frames import ask
+from moderator.games.vmt.state import PhaseFrame
 
 
-def card_decision(board: Board, frame: dict[str, Any]):
+def card_decision(board: Board, frame: PhaseFrame) -> Decision:
+    """The phase's card question: play a card, END, or PASS (L142-144)."""
     side = frame["side"]
     options = play_options(board, frame)
     if frame["bombardment"]:
@@ -29,7 +30,8 @@ def card_decision(board: Board, frame: dict[str, Any]):
     return ask(frame, side, "card", prompt, options, default, deadline="phase")
 
 
-def play_options(board: Board, frame: dict[str, Any]) -> list[str]:
+def play_options(board: Board, frame: PhaseFrame) -> list[str]:
+    """Every card play open now, as order text (the bombardment's plays only in its c), L128)."""
     side = frame["side"]
     held = set(board.hand_types(side))
     options: list[str] = []
@@ -56,7 +58,7 @@ def play_options(board: Board, frame: dict[str, Any]) -> list[str]:
     return list(dict.fromkeys(options))
 
 
-def play_card(board: Board, frame: dict[str, Any], order: Order) -> None:
+def play_card(board: Board, frame: PhaseFrame, order: Order) -> None:
     """Play one card: it opens an activation or fires (the phase's END and PASS are the phase's own)."""
     side = frame["side"]
     if frame["bombardment"]:

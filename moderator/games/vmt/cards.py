@@ -8,12 +8,13 @@ and a destroyed battery purges the hands with it.
 from __future__ import annotations
 
 from moderator.games.vmt.board import SIDES, Board
+from moderator.games.vmt.scenario import Side
 
-BATTERY_CARDS = {"axis": "superheavy_artillery", "soviet": "soviet_coastal_artillery"}
+BATTERY_CARDS: dict[str, str] = {"axis": "superheavy_artillery", "soviet": "soviet_coastal_artillery"}
 BOMBARDMENT_CARDS = ("air_strike", "heavy_artillery", "superheavy_artillery")  # L124, L128
 
 
-def draw(board: Board, side: str) -> str | None:
+def draw(board: Board, side: Side) -> str | None:
     """Draw one card; an empty deck is rebuilt from the discard pile (ruling R-DECK, AMB-B6)."""
     deck = board.data["decks"][side]
     if not deck:
@@ -33,7 +34,7 @@ def draw(board: Board, side: str) -> str | None:
     return card
 
 
-def refill(board: Board, side: str) -> None:
+def refill(board: Board, side: Side) -> None:
     """Fill a hand up to 8 (Axis) or 6 (Soviet) cards (L106, L146, L150)."""
     size = board.scenario.meta.hand_size[side]
     drawn = 0
