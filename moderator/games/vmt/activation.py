@@ -70,9 +70,9 @@ def start(board: Board, side: str, card: str, order: Order, reaction: bool) -> A
     frame: ActivationFrame = new_frame(
         board, "activation", side=side, card=card, mode="group" if group else "division", area=area,
         divisions=divisions, blocks=blocks, moved=[], reaction=reaction, move_kind=kind, stage=first,
-                      assets_left=assets_left, pending={}, order_of_pending=[], fight=None, closing=False,
-                      target=str(order.get("target")) if order.get("target") else None, asset_start={},
-                      assets_moved=[], auto_moved=False)
+        assets_left=assets_left, pending={}, order_of_pending=[], fight=None, closing=False,
+        target=str(order.get("target")) if order.get("target") else None, asset_start={}, assets_moved=[],
+        auto_moved=False)
     board.emit("card_played", side=side, card=card, mode=frame["mode"], area=area, divisions=divisions,
                reaction=reaction, blocks=len(blocks))
     board.emit("activated", visible_to=(side,), side=side, blocks=blocks)
@@ -321,7 +321,8 @@ def move_options(board: Board, frame: ActivationFrame) -> list[str]:
             except IllegalOrder:
                 continue
             options.append(text)
-        if frame["move_kind"] == "assault" and _unguarded_battery(board, side, origin) and not board.is_exhausted(block):
+        if frame["move_kind"] == "assault" and _unguarded_battery(board, side, origin) \
+                and not board.is_exhausted(block):
             options.append(f"STORM {origin}")
     return list(dict.fromkeys(options))
 

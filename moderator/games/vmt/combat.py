@@ -452,10 +452,11 @@ def hits_cancelled(board: Board, frame: CombatFrame) -> dict[str, int]:
     for side in (attacker, defender):
         if armor_in(board, frame, side) is not None:
             cancels[enemy(side)] += 1
+    area = frame["area"]
     if defender == "soviet":
-        if board.marker(frame["area"], "bunker"):
+        if board.marker(area, "bunker"):
             cancels["axis"] += 1
-        if board.marker(frame["area"], "minefield") and board.options.get("minefield_effect", "cancel_hit") == "cancel_hit":
+        if board.marker(area, "minefield") and board.options.get("minefield_effect", "cancel_hit") == "cancel_hit":
             cancels["axis"] += 1
     return cancels
 

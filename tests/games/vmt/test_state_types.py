@@ -85,7 +85,8 @@ def test_each_stage_sequence_lists_exactly_the_stages_of_its_literal():
 
 
 def test_the_combat_procedure_runs_in_rulebook_order():
-    """L270-296 steps 1-4, then casualties, the winner, the retreat, control, keep 3 (L190), the Counterattack (L439)."""
+    """L270-296 steps 1-4, then casualties, the winner, the retreat, control, keep 3 (L190), and the
+    Counterattack window (L439)."""
     steps = state.COMBAT_PROCEDURE
     assert steps.first == "support_att"
     assert [steps.after(s) for s in ("support_att", "support_def", "reveal", "hits", "aftermath", "retreat")] == \
