@@ -309,8 +309,8 @@ def reveal_and_roll(board: Board, frame: CombatFrame) -> None:
     anti_armor(board, frame)
     # -- step 3: dice
     dice = {side: count_dice(board, frame, side, cards) for side in (attacker, defender)}
-    rolls = {side: board.roll(dice[side]["total"], f"combat {area} {side}") for side in (attacker, defender)}
-    finish_roll(board, frame, dice, rolls)
+    rolled = {side: board.roll(dice[side]["total"], f"combat {area} {side}") for side in (attacker, defender)}
+    finish_roll(board, frame, dice, rolled)
 
 
 def place_at_marker(board: Board, area: str) -> None:
@@ -386,14 +386,14 @@ def count_dice(board: Board, frame: CombatFrame, side: str, cards: dict[str, lis
     return {"parts": parts, "total": total}
 
 
-def finish_roll(board: Board, frame: CombatFrame, dice: dict[str, DiceCount], rolls: dict[str, list[Die]]) -> None:
+def finish_roll(board: Board, frame: CombatFrame, dice: dict[str, DiceCount], rolled: dict[str, list[Die]]) -> None:
     """Step 4 (L292-296, L366): modifiers, hits, cancellation (L252, L310), the defender's 6s (L320)."""
     area = frame["area"]
     attacker, defender = frame["attacker"], frame["defender"]
     modified: dict[str, list[int]] = {}
     notes: dict[str, list[str]] = {}
     for side in (attacker, defender):
-        modified[side], notes[side] = modify_dice(board, frame, side, [d.value for d in rolls[side]])
+        modified[side], notes[side] = modify_dice(board, frame, side, [d.value for d in rolled[side]])
     hits = {side: sum(1 for v in modified[side] if v >= 5) for side in modified}
     sixes = {side: sum(1 for v in modified[side] if v >= 6) for side in modified}
     cancels = hits_cancelled(board, frame)
@@ -404,7 +404,7 @@ def finish_roll(board: Board, frame: CombatFrame, dice: dict[str, DiceCount], ro
             sixes[side] -= min(n, sixes[side])  # the canceller removes 6s first: that spares an exhaustion (L310)
     result: CombatResult = {
         "dice": {s: dice[s] for s in modified},
-        "rolls": {s: [d.to_json() for d in rolls[s]] for s in modified},
+        "rolls": {s: [d.to_json() for d in rolled[s]] for s in modified},
         "modified": modified, "notes": notes, "cancelled": cancels,
         "hits_on": {attacker: hits[defender], defender: hits[attacker]},
         "hits_suffered": {attacker: hits[defender], defender: hits[attacker]},
@@ -717,9 +717,9 @@ def battery_roll(board: Board, frame: CombatFrame) -> None:
         parts.append(("StuG assault guns", 1))
     axis_dice: DiceCount = {"parts": parts, "total": max(1, sum(n for _, n in parts))}
     battery_dice: DiceCount = {"parts": [("battery", 2)], "total": 2}
-    rolls = {"axis": board.roll(axis_dice["total"], f"battery assault {area}"),
+    rolled = {"axis": board.roll(axis_dice["total"], f"battery assault {area}"),
              "soviet": board.roll(2, f"battery {area} defence")}
-    finish_roll(board, frame, {"axis": axis_dice, "soviet": battery_dice}, rolls)
+    finish_roll(board, frame, {"axis": axis_dice, "soviet": battery_dice}, rolled)
     result_of(frame)["hits_on"]["soviet"] = 0  # the battery has no blocks; Axis hits strike the battery
 
 

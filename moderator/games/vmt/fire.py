@@ -137,10 +137,10 @@ def play_order(board: Board, side: str, order: Order) -> None:
         bombard(board, target, "axis", 3, six_only=printed, source="Field Artillery")  # L483
 
 
-def bombard(board: Board, area: str, victim: str, dice: int, six_only: bool, source: str,
+def bombard(board: Board, area: str, victim: str, count: int, six_only: bool, source: str,
             only: list[str] | None = None) -> None:
-    """Roll; each hit falls on a victim block chosen at random, one hit at a time (ruling R-RANDOM)."""
-    rolled = board.roll(dice, f"{source} on {area}")
+    """Roll `count` dice; each hit falls on a victim block chosen at random, one hit at a time (ruling R-RANDOM)."""
+    rolled = board.roll(count, f"{source} on {area}")
     need = 6 if six_only else 5
     hits = sum(1 for d in rolled if d.value >= need)
     board.remember("fire", area=area, side="axis" if victim == "soviet" else "soviet")

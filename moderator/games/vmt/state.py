@@ -244,8 +244,8 @@ class DiceCount(TypedDict):
 class CombatResult(TypedDict):
     """The dice of a combat's step 4 and what they did (L292-296, L310, L320)."""
 
-    dice: dict[str, DiceCount]
-    rolls: dict[str, list[list[Any]]]  # side -> each die as [value, stream, counter]
+    dice: dict[str, DiceCount]  # how many dice, and why
+    rolls: dict[str, list[list[Any]]]  # side -> each die as [value, stream, counter] (events call this list `dice`)
     modified: dict[str, list[int]]
     notes: dict[str, list[str]]
     cancelled: dict[str, int]
