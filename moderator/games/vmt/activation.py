@@ -4,12 +4,16 @@
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
+from dataclasses import dataclass
 
+from moderator.core.contract import Decision
 from moderator.core.errors import IllegalOrder
 from moderator.core.grammar import Order
 from moderator.games.vmt.board import Board, enemy
+from moderator.games.vmt.combat import open_combat
+from moderator.games.vmt.entering import interdiction_rolls, open_entry_window
 from moderator.games.vmt.frames import answered, ask, new_frame, options_as_orders
+from moderator.games.vmt.state import ACTIVATION_STEPS, ActivationFrame, AttackEntry
 
 REDEPLOY_RANGE = 4  # L461
 
@@ -18,7 +22,8 @@ REDEPLOY_RANGE = 4  # L461
 
 
 def group_areas(board: Board, side: str) -> list[str]:
-    return sorted({board.area_of(b) for b in board.blocks_of(side)})
+    """The areas a side could activate a group in: those with its blocks (L172)."""
+    return sorted({board.area_on_map(b) for b in board.blocks_of(side)})
 
 
 def divisions_on_map(board: Board, side: str) -> list[str]:
@@ -39,8 +44,8 @@ def division_activation(board: Board, side: str, division: str) -> list[str]:
 # ---------------------------------------------------------------- starting an activation
 
 
-def start(board: Board, side: str, card: str, order: Order, reaction: bool) -> dict[str, Any]:
-    """Play an Assault, Counterattack or Redeployment card and open its activation."""
+def start(board: Board, side: str, card: str, order: Order, reaction: bool) -> ActivationFrame:
+    """Play an Assault, Counterattack or Redeployment card and open its activation; raises IllegalOrder."""
     card_id = board.take_from_hand(side, card)
     board.discard(side, card_id)
     group = order.form.endswith("group") or order.form == "group"
@@ -60,12 +65,14 @@ def start(board: Board, side: str, card: str, order: Order, reaction: bool) -> d
     kind = "redeploy" if card == "redeployment" else "assault"
     # Counterattack as a Reaction places no assets (L228, L439); as an Assault it does (ruling R-CA).
     assets_left = 1 if kind == "assault" and not reaction else 0
-    frame = new_frame(board, "activation", side=side, card=card, mode="group" if group else "division",
-                      area=area, divisions=divisions, blocks=blocks, moved=[], reaction=reaction, move_kind=kind,
-                      stage="coordinate" if (kind == "assault" and not group) else "assets",
-                      assets_left=assets_left, pending={}, order_of_pending=[], fight=None, closing=False,
-                      target=str(order.get("target")) if order.get("target") else None, asset_start={},
-                      assets_moved=[], auto_moved=False)
+    # Only a division's Assault may coordinate more divisions (L186-190).
+    first = ACTIVATION_STEPS.first if (kind == "assault" and not group) else ACTIVATION_STEPS.after("coordinate")
+    frame: ActivationFrame = new_frame(
+        board, "activation", side=side, card=card, mode="group" if group else "division", area=area,
+        divisions=divisions, blocks=blocks, moved=[], reaction=reaction, move_kind=kind, stage=first,
+        assets_left=assets_left, pending={}, order_of_pending=[], fight=None, closing=False,
+        target=str(order.get("target")) if order.get("target") else None, asset_start={}, assets_moved=[],
+        auto_moved=False)
     board.emit("card_played", side=side, card=card, mode=frame["mode"], area=area, divisions=divisions,
                reaction=reaction, blocks=len(blocks))
     board.emit("activated", visible_to=(side,), side=side, blocks=blocks)
@@ -75,14 +82,21 @@ def start(board: Board, side: str, card: str, order: Order, reaction: bool) -> d
     return frame
 
 
-def _check_target(board: Board, frame: dict[str, Any]) -> None:
-    target = frame["target"]
-    origin = frame["area"]
+def _check_target(board: Board, frame: ActivationFrame) -> None:
+    """ASSAULT GROUP a TO b names an area next to a (ferries count for moving, L384); raises IllegalOrder."""
+    target, origin = _target_move(frame)
     if target not in board.geo.neighbours(origin, include_ferry=True):
         raise IllegalOrder(f"{target} is not next to {origin}")
 
 
-def coordinate_options(board: Board, frame: dict[str, Any]) -> list[str]:
+def _target_move(frame: ActivationFrame) -> tuple[str, str]:
+    """The (target, group area) of ASSAULT GROUP a TO b; raises ValueError for an activation without TO."""
+    if frame["target"] is None or frame["area"] is None:
+        raise ValueError("this activation names no group moving TO an area")
+    return frame["target"], frame["area"]
+
+
+def coordinate_options(board: Board, frame: ActivationFrame) -> list[str]:
     side = frame["side"]
     if len(frame["divisions"]) >= 3:  # three divisions at most (L190)
         return []
@@ -108,7 +122,7 @@ def _stacked_together(board: Board, side: str, divisions: list[str]) -> bool:
     return False
 
 
-def asset_options(board: Board, frame: dict[str, Any]) -> list[str]:
+def asset_options(board: Board, frame: ActivationFrame) -> list[str]:
     side = frame["side"]
     options = []
     areas = group_areas(board, side)
@@ -130,7 +144,9 @@ def asset_options(board: Board, frame: dict[str, Any]) -> list[str]:
 
 
 class Activation:
-    def decisions(self, board, frame):
+    """The handler of an activation frame: coordinate, place assets, then move and fight."""
+
+    def decisions(self, board: Board, frame: ActivationFrame) -> list[Decision]:
         side = frame["side"]
         interrupts = enemy(side) if frame["reaction"] else None
         deadline = "reaction" if frame["reaction"] else "phase"
@@ -154,14 +170,13 @@ class Activation:
                         options, "DONE", deadline=deadline, interrupts=interrupts)]
         return []
 
-    def legal(self, board, frame, decision):
+    def legal(self, board: Board, frame: ActivationFrame, decision: Decision) -> list[Order]:
         return options_as_orders(board, decision)
 
-    def apply(self, board, frame, decision, order: Order):
-        side = frame["side"]
+    def apply(self, board: Board, frame: ActivationFrame, decision: Decision, order: Order) -> None:
         if decision.kind == "coordinate":
             if order.form == "none":
-                frame["stage"] = "assets"
+                next_step(frame)
             else:
                 coordinate(board, frame, order)
         elif decision.kind == "assets":
@@ -183,16 +198,14 @@ class Activation:
                 move(board, frame, order)
         answered(frame)
 
-    def step(self, board, frame):
-        from moderator.games.vmt.combat import open_combat
-
+    def step(self, board: Board, frame: ActivationFrame) -> bool:
         if board.top() is not frame:
             return False
         if frame["stage"] == "coordinate" and not coordinate_options(board, frame):
-            frame["stage"] = "assets"
+            next_step(frame)
             return True
         if frame["stage"] == "assets" and (frame["assets_left"] <= 0 or not asset_options(board, frame)):
-            frame["stage"] = "moves"
+            next_step(frame)
             frame["asset_start"] = {a: board.asset(a)["area"] for a in board.data["assets"]
                                     if board.asset(a)["status"] == "map" and board.asset(a)["side"] == frame["side"]}
             return True
@@ -208,7 +221,7 @@ class Activation:
             entries = frame["pending"].pop(area, [])
             if area in frame["order_of_pending"]:
                 frame["order_of_pending"].remove(area)
-            survivors = [e for e in entries if board.is_on_map(e["block"]) and board.area_of(e["block"]) == area]
+            survivors = [e for e in entries if board.is_in(e["block"], area)]
             if survivors:
                 open_combat(board, frame, area, survivors)
             return True
@@ -225,7 +238,7 @@ class Activation:
         return False
 
 
-def coordinate(board: Board, frame: dict[str, Any], order: Order) -> None:
+def coordinate(board: Board, frame: ActivationFrame, order: Order) -> None:
     side = frame["side"]
     division = str(order.get("division"))
     if f"COORDINATE {division}" not in [o.split(" USING")[0] for o in coordinate_options(board, frame)]:
@@ -245,7 +258,7 @@ def coordinate(board: Board, frame: dict[str, Any], order: Order) -> None:
     board.emit("activated", visible_to=(side,), side=side, blocks=added)
 
 
-def place_assets(board: Board, frame: dict[str, Any], order: Order) -> None:
+def place_assets(board: Board, frame: ActivationFrame, order: Order) -> None:
     side = frame["side"]
     placed = []
     for word, slot, area_slot in (("armor", "armor", "armor_area"), ("pioneer", "pioneer", "pioneer_area")):
@@ -263,13 +276,18 @@ def place_assets(board: Board, frame: dict[str, Any], order: Order) -> None:
             raise IllegalOrder(f"an asset goes with your blocks, and you have none in {area} (L228)")
         if board.asset_of_kind_in(area, side, word) is not None:
             raise IllegalOrder(f"{area} already has your {word} counter: one of each type per area (L234)")
-        asset.update(status="map", area=area)
+        asset.update({"status": "map", "area": area})
         placed.append((asset_id, area))
     if not placed:
         raise IllegalOrder("name an ARMOR and/or a PIONEER to place, or ASSETS NONE")
     frame["assets_left"] -= 1
     board.emit("assets_placed", side=side, assets=[{"asset": a, "type": board.asset(a)["type"], "area": ar}
                                                    for a, ar in placed])
+
+
+def next_step(frame: ActivationFrame) -> None:
+    """Move the activation on to its next stage (L186-200, L435, L172-180)."""
+    frame["stage"] = ACTIVATION_STEPS.after(frame["stage"])
 
 
 # ---------------------------------------------------------------- movement
@@ -286,18 +304,16 @@ def crossing(board: Board, a: str, b: str) -> str:
 
 def _can_enter_empty(board: Board, side: str, area: str, redeploy: bool) -> bool:
     """Axis blocks cannot enter an empty undestroyed battery area by Redeployment (L332, L461)."""
-    if side == "axis" and board.has_battery(area) and not board.blocks_in(area, "soviet"):
-        return not redeploy
-    return True
+    return not (redeploy and _unguarded_battery(board, side, area))
 
 
-def move_options(board: Board, frame: dict[str, Any]) -> list[str]:
+def move_options(board: Board, frame: ActivationFrame) -> list[str]:
     side = frame["side"]
     options = ["DONE"] + [f"RESOLVE {a}" for a in frame["order_of_pending"]]
     for block in frame["blocks"]:
         if block in frame["moved"] or not board.is_on_map(block):
             continue
-        origin = board.area_of(block)
+        origin = board.area_on_map(block)
         for destination, via in destinations(board, frame, block):
             text = f"MOVE {block} TO {destination}" + (f" VIA {' '.join(via)}" if via else "")
             try:
@@ -305,21 +321,21 @@ def move_options(board: Board, frame: dict[str, Any]) -> list[str]:
             except IllegalOrder:
                 continue
             options.append(text)
-        if frame["move_kind"] == "assault" and side == "axis" and board.has_battery(origin) \
-                and not board.blocks_in(origin, "soviet") and not board.is_exhausted(block):
+        if frame["move_kind"] == "assault" and _unguarded_battery(board, side, origin) \
+                and not board.is_exhausted(block):
             options.append(f"STORM {origin}")
     return list(dict.fromkeys(options))
 
 
-def destinations(board: Board, frame: dict[str, Any], block: str) -> list[tuple[str, list[str]]]:
+def destinations(board: Board, frame: ActivationFrame, block: str) -> list[tuple[str, list[str]]]:
     """Where a block could go this activation, with the intermediate areas of the path."""
     side = frame["side"]
-    origin = board.area_of(block)
+    origin = board.area_on_map(block)
     redeploy = frame["move_kind"] == "redeploy"
     reach = REDEPLOY_RANGE if redeploy else (2 if board.is_two_area_mover(block) else 1)
     results: list[tuple[str, list[str]]] = []
     seen = {origin}
-    queue = deque([(origin, [])])
+    queue: deque[tuple[str, list[str]]] = deque([(origin, [])])
     while queue:
         area, path = queue.popleft()
         if len(path) >= reach:
@@ -338,14 +354,41 @@ def destinations(board: Board, frame: dict[str, Any], block: str) -> list[tuple[
     return results
 
 
-def _plan_move(board: Board, frame: dict[str, Any], blocks: list[str], to: str, via: list[str],
-               with_assets: list[str]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class MovePlan:
+    """A checked move: where it starts, each border it crosses, whether it attacks, the assets going along."""
+
+    origin: str
+    steps: list[tuple[str, str, str]]  # (from, to, crossing kind) per area entered
+    attack: bool  # into enemy blocks
+    battery: bool  # into an empty area with an undestroyed battery (L338)
+    assets: list[str]
+
+    @property
+    def destination(self) -> str:
+        return self.steps[-1][1]
+
+
+def _plan_move(board: Board, frame: ActivationFrame, blocks: list[str], to: str, via: list[str],
+               with_assets: list[str]) -> MovePlan:
     """Check a move and return what it does; raise IllegalOrder saying why it cannot be made."""
-    side = frame["side"]
-    redeploy = frame["move_kind"] == "redeploy"
+    origin = _common_origin(board, frame, blocks)
+    steps = _crossings(board, frame, blocks, [origin] + list(via) + [to])
+    attack, battery_attack = _attacks(board, frame, blocks, to)
+    assets = _assets_going(board, frame, blocks, origin, with_assets)
+    _check_assets_may_enter(board, frame["side"], assets, steps, to)
+    if not attack and not battery_attack:
+        if len(board.blocks_in(to, frame["side"])) + len(blocks) > board.scenario.meta.stacking:
+            raise IllegalOrder(f"{to} would hold more than {board.scenario.meta.stacking} of your blocks (L95)")
+    if attack and frame["mode"] == "group" and frame["pending"]:
+        raise IllegalOrder("finish the combat already started first")
+    return MovePlan(origin, steps, attack, battery_attack, assets)
+
+
+def _common_origin(board: Board, frame: ActivationFrame, blocks: list[str]) -> str:
+    """The one area the moving blocks leave: each activated, not moved yet, on the map (L166-180)."""
     if not blocks:
         raise IllegalOrder("name the blocks to move")
-    origins = {board.area_of(b) for b in blocks}
     for block in blocks:
         if block not in frame["blocks"]:
             raise IllegalOrder(f"{block} is not activated by this card")
@@ -353,27 +396,32 @@ def _plan_move(board: Board, frame: dict[str, Any], blocks: list[str], to: str, 
             raise IllegalOrder(f"{block} has already moved with this card")
         if not board.is_on_map(block):
             raise IllegalOrder(f"{block} is no longer on the map")
+    origins = {board.area_on_map(b) for b in blocks}
     if len(origins) != 1:
         raise IllegalOrder("blocks that move together must start in the same area")
     origin = origins.pop()
     if origin in frame["pending"]:
         raise IllegalOrder(f"{origin} is a combat waiting to be fought; its blocks stay")
-    path = [origin] + list(via) + [to]
+    return origin
+
+
+def _crossings(board: Board, frame: ActivationFrame, blocks: list[str], path: list[str]) -> list[tuple[str, str, str]]:
+    """The borders the path crosses, checked: within reach (L194, L461), stopping where enemies or an
+    undestroyed battery are (L332), a ferry attack Axis only (L380)."""
+    side = frame["side"]
+    redeploy = frame["move_kind"] == "redeploy"
     reach = REDEPLOY_RANGE if redeploy else (2 if all(board.is_two_area_mover(b) for b in blocks) else 1)
     if len(path) - 1 > reach:
         if not redeploy and len(path) - 1 == 2:
             raise IllegalOrder("only two-area movers may move two areas with an Assault (L194)")
         raise IllegalOrder(f"too far: {len(path) - 1} areas, at most {reach}")
-    steps = []
-    for a, b in zip(path, path[1:]):
-        kind = crossing(board, a, b)
-        steps.append((a, b, kind))
+    steps = [(a, b, crossing(board, a, b)) for a, b in zip(path, path[1:])]
     for index, (a, b, kind) in enumerate(steps):
         last = index == len(steps) - 1
         occupied = board.is_enemy_occupied(b, side)
         if not last and occupied:
             raise IllegalOrder(f"{b} holds enemy blocks: movement stops there")
-        if not last and side == "axis" and board.has_battery(b) and not board.blocks_in(b, "soviet") and not redeploy:
+        if not last and _unguarded_battery(board, side, b) and not redeploy:
             raise IllegalOrder(f"entering {b} attacks its battery: movement stops there")
         if redeploy and occupied:
             raise IllegalOrder(f"a Redeployment never enters an enemy-occupied area ({b}) (L461)")
@@ -382,15 +430,28 @@ def _plan_move(board: Board, frame: dict[str, Any], blocks: list[str], to: str, 
                                f"by Redeployment (L332)")
         if kind == "ferry" and last and occupied and side == "soviet":
             raise IllegalOrder("only Axis blocks may attack across a ferry arrow (L380)")
-    attack = board.is_enemy_occupied(to, side)
-    battery_attack = side == "axis" and board.has_battery(to) and not board.blocks_in(to, "soviet") and not redeploy
+    return steps
+
+
+def _attacks(board: Board, frame: ActivationFrame, blocks: list[str], to: str) -> tuple[bool, bool]:
+    """Whether the move attacks enemy blocks, or an undestroyed battery; only fresh blocks of an
+    Assault or Counterattack may (L322, L338)."""
+    attack = board.is_enemy_occupied(to, frame["side"])
+    battery_attack = _unguarded_battery(board, frame["side"], to) and frame["move_kind"] != "redeploy"
     if (attack or battery_attack) and frame["move_kind"] != "assault":
         raise IllegalOrder("only an Assault or Counterattack can attack")
     if attack or battery_attack:
         tired = [b for b in blocks if board.is_exhausted(b)]
         if tired:
             raise IllegalOrder(f"{', '.join(tired)} is exhausted and cannot attack (L322)")
-    # assets: only those that began this activation in the same area (L230)
+    return attack, battery_attack
+
+
+def _assets_going(board: Board, frame: ActivationFrame, blocks: list[str], origin: str,
+                  with_assets: list[str]) -> list[str]:
+    """The assets named, which began this activation with the blocks (L230), and any the last blocks
+    leaving would leave alone (L232)."""
+    side = frame["side"]
     assets = list(with_assets)
     for asset_id in assets:
         asset = board.data["assets"].get(asset_id)
@@ -403,6 +464,12 @@ def _plan_move(board: Board, frame: dict[str, Any], blocks: list[str], to: str, 
         for asset_id in board.assets_in(origin, side):
             if asset_id not in assets:
                 assets.append(asset_id)  # an asset is never left alone (L232): it goes with the last blocks
+    return assets
+
+
+def _check_assets_may_enter(board: Board, side: str, assets: list[str], steps: list[tuple[str, str, str]],
+                            to: str) -> None:
+    """No armor across a ferry (L254); one Armor and one Pioneer per area (L234)."""
     for asset_id in assets:
         if board.asset_kind(asset_id) == "armor" and any(k == "ferry" for _, _, k in steps):
             raise IllegalOrder(f"{asset_id} is armor and cannot use a ferry arrow (L254)")
@@ -412,48 +479,47 @@ def _plan_move(board: Board, frame: dict[str, Any], blocks: list[str], to: str, 
         already = board.asset_of_kind_in(to, side, kind)
         if already is not None:
             raise IllegalOrder(f"{to} already has your {kind} counter {already} (L234)")
-    if not attack and not battery_attack:
-        if len(board.blocks_in(to, side)) + len(blocks) > board.scenario.meta.stacking:
-            raise IllegalOrder(f"{to} would hold more than {board.scenario.meta.stacking} of your blocks (L95)")
-    if attack and frame["mode"] == "group" and frame["pending"]:
-        raise IllegalOrder("finish the combat already started first")
-    return {"origin": origin, "steps": steps, "attack": attack, "battery": battery_attack, "assets": assets}
 
 
-def move(board: Board, frame: dict[str, Any], order: Order) -> None:
+def _unguarded_battery(board: Board, side: str, area: str) -> bool:
+    """An Axis move into an area with an undestroyed battery and no Soviet block attacks the battery (L338)."""
+    return side == "axis" and board.has_battery(area) and not board.blocks_in(area, "soviet")
+
+
+def move(board: Board, frame: ActivationFrame, order: Order) -> None:
     blocks = [str(b) for b in order.values("blocks")]
     to = str(order.get("to"))
     via = [str(v) for v in order.values("via")]
     assets = [str(a) for a in order.values("with_assets")]
     if not via and frame["move_kind"] == "redeploy" and to not in board.geo.neighbours(
-            board.area_of(blocks[0]) if blocks and board.is_on_map(blocks[0]) else to, include_ferry=True):
+            board.area_on_map(blocks[0]) if blocks and board.is_on_map(blocks[0]) else to, include_ferry=True):
         via = redeploy_path(board, frame, blocks, to)
     elif not via and blocks and board.is_on_map(blocks[0]):
-        origin = board.area_of(blocks[0])
+        origin = board.area_on_map(blocks[0])
         if to not in board.geo.neighbours(origin, include_ferry=True):
             via = two_step_via(board, frame, origin, to)
     plan = _plan_move(board, frame, blocks, to, via, assets)
     carry_out(board, frame, blocks, plan)
 
 
-def two_step_via(board: Board, frame: dict[str, Any], origin: str, to: str) -> list[str]:
+def two_step_via(board: Board, frame: ActivationFrame, origin: str, to: str) -> list[str]:
     side = frame["side"]
     middles = [m for m in board.geo.neighbours(origin, include_ferry=True)
                if to in board.geo.neighbours(m, include_ferry=True)
                and not board.is_enemy_occupied(m, side)
-               and not (side == "axis" and board.has_battery(m) and not board.blocks_in(m, "soviet"))]
+               and not _unguarded_battery(board, side, m)]
     if not middles:
         raise IllegalOrder(f"{to} is not within reach of {origin}")
     middles.sort(key=lambda m: (board.controller(m) != side, m))
     return [middles[0]]
 
 
-def redeploy_path(board: Board, frame: dict[str, Any], blocks: list[str], to: str) -> list[str]:
+def redeploy_path(board: Board, frame: ActivationFrame, blocks: list[str], to: str) -> list[str]:
     """Shortest path through friendly or empty areas, preferring areas already yours (ruling R-REDEPLOY)."""
     side = frame["side"]
     if not blocks or not board.is_on_map(blocks[0]):
         raise IllegalOrder("name blocks on the map")
-    origin = board.area_of(blocks[0])
+    origin = board.area_on_map(blocks[0])
     best: dict[str, tuple[int, int, list[str]]] = {origin: (0, 0, [])}
     queue = deque([origin])
     while queue:
@@ -473,33 +539,32 @@ def redeploy_path(board: Board, frame: dict[str, Any], blocks: list[str], to: st
     return best[to][2][:-1]
 
 
-def carry_out(board: Board, frame: dict[str, Any], blocks: list[str], plan: dict[str, Any]) -> None:
-    from moderator.games.vmt import fire
-
+def carry_out(board: Board, frame: ActivationFrame, blocks: list[str], plan: MovePlan) -> None:
     side = frame["side"]
-    origin = plan["origin"]
-    steps = plan["steps"]
+    origin = plan.origin
+    steps = plan.steps
     for a, b, kind in steps:
         for block in blocks:
             board.relocate(block, b)
-        for asset_id in plan["assets"]:
+        for asset_id in plan.assets:
             board.asset(asset_id)["area"] = b
         entered(board, side, b, blocks, final=(b == steps[-1][1]))
         blocks = [x for x in blocks if board.is_on_map(x)]
         if not blocks:
             break
     frame["moved"] += [b for b in blocks]
-    frame["assets_moved"] += plan["assets"]
-    to = steps[-1][1]
+    frame["assets_moved"] += plan.assets
+    to = plan.destination
     board.remember("move", side=side, path=[origin] + [s[1] for s in steps])
     board.emit("moved", side=side, count=len(blocks), origin=origin, to=to, via=[s[1] for s in steps[:-1]],
-               assets=plan["assets"], attack=plan["attack"] or plan["battery"])
+               assets=plan.assets, attack=plan.attack or plan.battery)
     board.emit("moved_blocks", visible_to=(side,), side=side, blocks=blocks, origin=origin, to=to)
     if not blocks:
         return
-    if plan["attack"] or plan["battery"]:
-        entries = [{"block": b, "origin": origin, "crossed": steps[-1][2], "via": steps[-1][0]} for b in blocks]
-        for asset_id in plan["assets"]:
+    if plan.attack or plan.battery:
+        entries: list[AttackEntry] = [{"block": b, "origin": origin, "crossed": steps[-1][2], "via": steps[-1][0]}
+                                      for b in blocks]
+        for asset_id in plan.assets:
             frame.setdefault("asset_via", {}).setdefault(to, {})[asset_id] = steps[-1][0]
         pending = frame["pending"].setdefault(to, [])
         pending.extend(entries)
@@ -508,13 +573,11 @@ def carry_out(board: Board, frame: dict[str, Any], blocks: list[str], plan: dict
         if frame["mode"] == "group":
             frame["fight"] = to  # a group's combat is resolved at once (L266)
     if side == "soviet":
-        fire.open_entry_window(board, to, blocks, attack=plan["attack"])
+        open_entry_window(board, to, blocks, attack=plan.attack)
 
 
 def entered(board: Board, side: str, area: str, blocks: list[str], final: bool) -> None:
     """Entering an area: markers withdrawn, control, trenches, interdiction (L238, L370, L390, L457)."""
-    from moderator.games.vmt import fire
-
     other = enemy(side)
     if not board.blocks_in(area, other):
         # AT and Bunker markers left alone are withdrawn when enemy blocks enter (L238, L246).
@@ -530,16 +593,14 @@ def entered(board: Board, side: str, area: str, blocks: list[str], final: bool) 
         if side == "axis" and board.has_intact_trench(area, "soviet"):
             board.disable_trench(area)
     if side == "soviet" and board.marker(area, "interdiction"):
-        fire.interdiction_rolls(board, area, blocks)
+        interdiction_rolls(board, area, blocks)
 
 
-def auto_move_to_target(board: Board, frame: dict[str, Any]) -> None:
+def auto_move_to_target(board: Board, frame: ActivationFrame) -> None:
     """ASSAULT GROUP a TO b: every activated block that can, into b, then the card ends."""
-    target = frame["target"]
-    origin = frame["area"]
-    attack = board.is_enemy_occupied(target, frame["side"]) or (
-        frame["side"] == "axis" and board.has_battery(target) and not board.blocks_in(target, "soviet"))
-    movers = [b for b in frame["blocks"] if board.is_on_map(b) and board.area_of(b) == origin
+    target, origin = _target_move(frame)
+    attack = board.is_enemy_occupied(target, frame["side"]) or _unguarded_battery(board, frame["side"], target)
+    movers = [b for b in frame["blocks"] if board.is_in(b, origin)
               and not (attack and board.is_exhausted(b))]
     if not movers:
         return
@@ -551,19 +612,19 @@ def auto_move_to_target(board: Board, frame: dict[str, Any]) -> None:
     carry_out(board, frame, movers, plan)
 
 
-def storm(board: Board, frame: dict[str, Any], area: str) -> None:
+def storm(board: Board, frame: ActivationFrame, area: str) -> None:
     """Attack an empty battery area with activated blocks already there (L338)."""
     side = frame["side"]
-    if side != "axis" or not board.has_battery(area) or board.blocks_in(area, "soviet"):
+    if not _unguarded_battery(board, side, area):
         raise IllegalOrder(f"{area} has no undestroyed battery without Soviet blocks")
     if frame["move_kind"] != "assault":
         raise IllegalOrder("only an Assault attacks a battery (L338)")
-    attackers = [b for b in frame["blocks"] if board.is_on_map(b) and board.area_of(b) == area
+    attackers = [b for b in frame["blocks"] if board.is_in(b, area)
                  and b not in frame["moved"] and not board.is_exhausted(b)]
     if not attackers:
         raise IllegalOrder(f"none of your activated, fresh blocks is in {area}")
     frame["moved"] += attackers
-    entries = [{"block": b, "origin": area, "crossed": "none", "via": area} for b in attackers]
+    entries: list[AttackEntry] = [{"block": b, "origin": area, "crossed": "none", "via": area} for b in attackers]
     frame["pending"].setdefault(area, []).extend(entries)
     if area not in frame["order_of_pending"]:
         frame["order_of_pending"].append(area)

@@ -8,17 +8,20 @@ the rules modules a vocabulary that reads as prose: `board.blocks_in(area, "sovi
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence, TypeVar, cast
 
 from moderator.core.contract import Event
 from moderator.core.frames import FrameStack
 from moderator.core.errors import IllegalOrder
 from moderator.core.rng import Die, Rng
-from moderator.games.vmt.scenario import Scenario
+from moderator.games.vmt.scenario import Scenario, Side
+from moderator.games.vmt.state import AssetRecord, BlockRecord, RecentAction, VmtState
 
-SIDES = ("axis", "soviet")
+SIDES: tuple[Side, Side] = ("axis", "soviet")
 ARMOR_TYPES = ("pz3", "stug", "t26")
 PIONEER_TYPES = ("axis_pioneer", "soviet_pioneer")
+
+T = TypeVar("T")
 
 
 class Geography:
@@ -56,12 +59,16 @@ def geography(scenario: Scenario) -> Geography:
     return scenario.memo("geography", Geography)
 
 
-def enemy(side: str) -> str:
+def enemy(side: str) -> Side:
     return "soviet" if side == "axis" else "axis"
 
 
 class Board(FrameStack):
-    def __init__(self, data: dict[str, Any], scenario: Scenario, rng: Rng | None = None):
+    """A VMT state being read or changed by the rules, with its scenario, dice and events."""
+
+    data: VmtState
+
+    def __init__(self, data: VmtState, scenario: Scenario, rng: Rng | None = None):
         self.data = data
         self.scenario = scenario
         self.rng = rng
@@ -78,11 +85,27 @@ class Board(FrameStack):
 
     def remember(self, kind: str, **data: Any) -> None:
         """Public action of the current phase, for the map's highlights (moves, combats, fire)."""
-        self.data.setdefault("recent", []).append(dict(data, kind=kind))
+        self.data.setdefault("recent", []).append(cast(RecentAction, dict(data, kind=kind)))
 
     def roll(self, count: int, purpose: str) -> list[Die]:
-        assert self.rng is not None, "rolling dice needs the game's Rng"
-        return self.rng.dice(count, purpose)
+        return self._random().dice(count, purpose)
+
+    def shuffle(self, items: Sequence[T], purpose: str, stream: str) -> list[T]:
+        """The items in a verifiable random order (a deck shuffled, L106)."""
+        return self._random().shuffle(items, purpose, stream=stream)
+
+    def choice(self, items: Sequence[T], purpose: str, stream: str) -> T:
+        """One of the items, drawn verifiably (a hit falling on a block at random, ruling R-RANDOM)."""
+        chosen: T = self._random().choice(items, purpose, stream=stream)
+        return chosen
+
+    def random_below(self, bound: int, stream: str, purpose: str) -> int:
+        """A verifiable random number from 0 to bound - 1 (a committed set-up's salt)."""
+        return self._random().below(bound, stream=stream, purpose=purpose).value
+
+    def _random(self) -> Rng:
+        assert self.rng is not None, "drawing at random needs the game's Rng"
+        return self.rng
 
     # ------------------------------------------------------------------ simple fields
 
@@ -96,7 +119,7 @@ class Board(FrameStack):
 
     # ------------------------------------------------------------------ blocks
 
-    def block(self, block_id: str) -> dict[str, Any]:
+    def block(self, block_id: str) -> BlockRecord:
         return self.data["blocks"][block_id]
 
     def side_of(self, block_id: str) -> str:
@@ -111,14 +134,25 @@ class Board(FrameStack):
     def is_exhausted(self, block_id: str) -> bool:
         return self.data["blocks"][block_id]["exhausted"]
 
+    def area_on_map(self, block_id: str) -> str:
+        """The area of a block on the map; raises ValueError for a block off the map."""
+        block = self.data["blocks"][block_id]
+        if block["status"] != "map" or block["area"] is None:
+            raise ValueError(f"{block_id} is not on the map")
+        return block["area"]
+
     def is_on_map(self, block_id: str) -> bool:
         return self.data["blocks"][block_id]["status"] == "map"
+
+    def is_in(self, block_id: str, area: str) -> bool:
+        """The block stands on the map in that area."""
+        return self.is_on_map(block_id) and self.area_of(block_id) == area
 
     def blocks_in(self, area: str, side: str | None = None) -> list[str]:
         if self._where is None:
             where: dict[str, list[str]] = {}
             for b, x in self.data["blocks"].items():
-                if x["status"] == "map":
+                if x["status"] == "map" and x["area"] is not None:
                     where.setdefault(x["area"], []).append(b)
             self._where = where
         blocks = self._where.get(area, [])
@@ -162,14 +196,12 @@ class Board(FrameStack):
         self.data["blocks"][block_id]["area"] = area
         self._where = None
 
-    def hit_block(self, block_id: str, hits: int = 1, cause: str = "") -> int:
-        """Take up to `hits` steps off a block; return the steps actually lost (L89)."""
+    def lose_step(self, block_id: str, cause: str = "") -> None:
+        """One step off a block (its SP); at 0 SP it is eliminated (L89)."""
         block = self.block(block_id)
-        lost = min(hits, block["sp"])
-        block["sp"] -= lost
+        block["sp"] -= min(1, block["sp"])
         if block["sp"] <= 0:
             self.eliminate(block_id, cause)
-        return lost
 
     def eliminate(self, block_id: str, cause: str = "") -> None:
         """A block at 0 SP leaves the map for the rest of the game (rulebook L89)."""
@@ -247,10 +279,14 @@ class Board(FrameStack):
         if not markers:
             self.data["markers"].pop(area, None)
 
+    def marker_limit(self, kind: str) -> int:
+        """How many AT, Minefield, Bunker and Interdiction markers the countersheet supplies (L246, L457)."""
+        return self.scenario.counter(kind).count
+
     def markers_on_map(self, kind: str) -> list[str]:
         return sorted(a for a, kinds in self.data["markers"].items() if kind in kinds)
 
-    def asset(self, asset_id: str) -> dict[str, Any]:
+    def asset(self, asset_id: str) -> AssetRecord:
         return self.data["assets"][asset_id]
 
     def assets_in(self, area: str, side: str | None = None) -> list[str]:

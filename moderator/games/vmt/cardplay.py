@@ -3,16 +3,18 @@ play starts.  One card's actions are completed before the next card (L160)."""
 
 from __future__ import annotations
 
-from typing import Any
-
+from moderator.core.contract import Decision
 from moderator.core.errors import IllegalOrder
 from moderator.core.grammar import Order
-from moderator.games.vmt.board import Board, enemy
+from moderator.games.vmt import activation, fire
+from moderator.games.vmt.board import Board
+from moderator.games.vmt.cards import BOMBARDMENT_CARDS
 from moderator.games.vmt.frames import ask
-from moderator.games.vmt.setup import BOMBARDMENT_CARDS
+from moderator.games.vmt.state import PhaseFrame
 
 
-def card_decision(board: Board, frame: dict[str, Any]):
+def card_decision(board: Board, frame: PhaseFrame) -> Decision:
+    """The phase's card question: play a card, END, or PASS (L142-144)."""
     side = frame["side"]
     options = play_options(board, frame)
     if frame["bombardment"]:
@@ -28,9 +30,8 @@ def card_decision(board: Board, frame: dict[str, Any]):
     return ask(frame, side, "card", prompt, options, default, deadline="phase")
 
 
-def play_options(board: Board, frame: dict[str, Any]) -> list[str]:
-    from moderator.games.vmt import activation, fire
-
+def play_options(board: Board, frame: PhaseFrame) -> list[str]:
+    """Every card play open now, as order text (the bombardment's plays only in its c), L128)."""
     side = frame["side"]
     held = set(board.hand_types(side))
     options: list[str] = []
@@ -57,21 +58,9 @@ def play_options(board: Board, frame: dict[str, Any]) -> list[str]:
     return list(dict.fromkeys(options))
 
 
-def apply_card(board: Board, frame: dict[str, Any], order: Order) -> None:
-    from moderator.games.vmt import activation, fire
-    from moderator.games.vmt.sequence import end_phase, pass_phase
-
+def play_card(board: Board, frame: PhaseFrame, order: Order) -> None:
+    """Play one card: it opens an activation or fires (the phase's END and PASS are the phase's own)."""
     side = frame["side"]
-    if order.form == "end":
-        if not frame["played"] and not frame["bombardment"]:
-            raise IllegalOrder("you have not played a card this phase: PASS instead (L144)")
-        end_phase(board, frame, passed=False)
-        return
-    if order.form == "pass":
-        if frame["bombardment"]:
-            raise IllegalOrder("the Initial Bombardment has no Pass: play bombardment cards or END")
-        pass_phase(board, frame, order)
-        return
     if frame["bombardment"]:
         card = str(order.get("card", "")).lower()
         if order.form != "play" or card not in BOMBARDMENT_CARDS:

@@ -9,10 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from moderator.core.contract import Decision
 from moderator.core.errors import IllegalOrder
 from moderator.core.grammar import Order
+from moderator.core.rng import Die
+from moderator.games.vmt import retreat
 from moderator.games.vmt.board import Board, enemy
+from moderator.games.vmt.cards import purge_battery_cards
 from moderator.games.vmt.frames import answered, ask, new_frame, options_as_orders
+from moderator.games.vmt.state import (BATTERY_ASSAULT, COMBAT_PROCEDURE, ActivationFrame, AttackEntry, CombatFrame,
+                                       CombatResult, CombatStage, CombatSummary, CounterattackWindowFrame, DiceCount,
+                                       StageSequence)
 
 SUPPORT_CARDS = {"axis": ("axis_field_artillery", "goliath", "88mm"),
                  "soviet": ("mortars", "minefield", "bunker")}
@@ -21,29 +28,47 @@ DEFENCE_ONLY = ("minefield", "bunker")  # L513, L517
 EXTRA_DICE = {"axis_field_artillery": 3, "mortars": 2}  # L489, L507
 
 
-def combat_blocks(board: Board, frame: dict[str, Any], side: str) -> list[str]:
+def combat_blocks(board: Board, frame: CombatFrame, side: str) -> list[str]:
     area = frame["area"]
     if side == frame["attacker"]:
-        return [e["block"] for e in frame["attackers"] if board.is_on_map(e["block"]) and board.area_of(e["block"]) == area]
-    return [b for b in frame["defenders"] if board.is_on_map(b) and board.area_of(b) == area]
+        return [e["block"] for e in frame["attackers"] if board.is_in(e["block"], area)]
+    return [b for b in frame["defenders"] if board.is_in(b, area)]
 
 
-def combat_assets(board: Board, frame: dict[str, Any], side: str) -> list[str]:
+def combat_assets(board: Board, frame: CombatFrame, side: str) -> list[str]:
     return board.assets_in(frame["area"], side)
 
 
-def armor_in(board: Board, frame: dict[str, Any], side: str) -> str | None:
+def armor_in(board: Board, frame: CombatFrame, side: str) -> str | None:
     return board.asset_of_kind_in(frame["area"], side, "armor")
 
 
-def pioneer_in(board: Board, frame: dict[str, Any], side: str) -> str | None:
+def pioneer_in(board: Board, frame: CombatFrame, side: str) -> str | None:
     return board.asset_of_kind_in(frame["area"], side, "pioneer")
 
 
 # ---------------------------------------------------------------- step 1: the attack is announced
 
 
-def open_combat(board: Board, activation: dict[str, Any], area: str, entries: list[dict[str, Any]]) -> None:
+def procedure(frame: CombatFrame) -> StageSequence[CombatStage]:
+    """The steps this combat goes through: the battery assault's (L338-344) or the combat procedure's."""
+    return BATTERY_ASSAULT if frame["battery"] else COMBAT_PROCEDURE
+
+
+def next_step(frame: CombatFrame) -> None:
+    """Move the combat on to the next step of its procedure."""
+    frame["stage"] = procedure(frame).after(frame["stage"])
+
+
+def result_of(frame: CombatFrame) -> CombatResult:
+    """The dice of step 4 and what they did; raises ValueError before the dice are rolled."""
+    if frame["result"] is None:
+        raise ValueError(f"the combat in {frame['area']} has not rolled yet")
+    return frame["result"]
+
+
+def open_combat(board: Board, activation: ActivationFrame, area: str, entries: list[AttackEntry]) -> None:
+    """Step 1 (L270): the attack is announced; with no defender left the area is simply taken."""
     attacker = activation["side"]
     defender = enemy(attacker)
     defenders = sorted(board.blocks_in(area, defender))
@@ -54,11 +79,12 @@ def open_combat(board: Board, activation: dict[str, Any], area: str, entries: li
         board.emit("combat_void", area=area, side=attacker)
         _return_overstack(board, area, attacker, entries, keep=None)
         return
-    frame = new_frame(board, "combat", area=area, attacker=attacker, defender=defender, attackers=entries,
-                      defenders=defenders, battery=battery, stage="roll" if battery else "support_att",
-                      cards={attacker: [], defender: []}, counter_window=not activation["reaction"],
-                      activation=activation["id"], result=None, winner=None, retreating=[],
-                      pioneer_acted={attacker: False, defender: False}, allocated={}, armor_via={})
+    frame: CombatFrame = new_frame(
+        board, "combat", area=area, attacker=attacker, defender=defender, attackers=entries, defenders=defenders,
+        battery=battery, stage=(BATTERY_ASSAULT if battery else COMBAT_PROCEDURE).first,
+        cards={attacker: [], defender: []}, counter_window=not activation["reaction"], activation=activation["id"],
+        result=None, winner=None, retreating=[], pioneer_acted={attacker: False, defender: False}, allocated={},
+        armor_via={})
     armor = armor_in(board, frame, attacker)
     crossed = activation.get("asset_via", {}).get(area, {})
     if armor is not None and armor in crossed:
@@ -76,7 +102,9 @@ def open_combat(board: Board, activation: dict[str, Any], area: str, entries: li
 
 
 class Combat:
-    def decisions(self, board, frame):
+    """The handler of a combat frame: support cards, hits, retreat and keep are asked; the rest steps."""
+
+    def decisions(self, board: Board, frame: CombatFrame) -> list[Decision]:
         stage = frame["stage"]
         attacker, defender = frame["attacker"], frame["defender"]
         context = combat_context(board, frame)
@@ -96,9 +124,9 @@ class Combat:
         if stage == "hits":
             out = []
             for side in (attacker, defender):
-                due = frame["result"]["hits_on"][side]
+                due = result_of(frame)["hits_on"][side]
                 if due and side not in frame["allocated"] and combat_blocks(board, frame, side):
-                    sixes = frame["result"]["sixes_on_attacker"] if side == attacker else 0
+                    sixes = result_of(frame)["sixes_on_attacker"] if side == attacker else 0
                     prompt = (f"Combat in {frame['area']}: allocate {due} hit(s) to your blocks"
                               + (f"; {sixes} of them are 6s that must hit different blocks and exhaust them"
                                  if sixes else "") + "; the first hit goes to a strongest block.")
@@ -107,10 +135,8 @@ class Combat:
                                                                      else "defender")))
             return out
         if stage == "retreat":
-            from moderator.games.vmt.retreat import retreat_options
-
-            side = frame["loser"]
-            options = retreat_options(board, frame)
+            side = retreat.losing_side(frame)
+            options = retreat.retreat_options(board, frame)
             return [ask(frame, side, "retreat",
                         f"You lost the combat in {frame['area']}: retreat (extra losses in brackets).",
                         ["RETREAT AUTO"] + [o for o, _ in options], "RETREAT AUTO", deadline="reaction",
@@ -121,16 +147,14 @@ class Combat:
                         f"(not a retreat, L190).", ["KEEP AUTO"], "KEEP AUTO", deadline="reaction")]
         return []
 
-    def legal(self, board, frame, decision):
+    def legal(self, board: Board, frame: CombatFrame, decision: Decision) -> list[Order]:
         return options_as_orders(board, decision)
 
-    def apply(self, board, frame, decision, order: Order):
-        from moderator.games.vmt import retreat
-
+    def apply(self, board: Board, frame: CombatFrame, decision: Decision, order: Order) -> None:
         side = decision.role
         if decision.kind == "support":
             commit_support(board, frame, side, order)
-            frame["stage"] = "support_def" if side == frame["attacker"] else "reveal"
+            next_step(frame)  # the attacker's cards, then the defender's (L214)
         elif decision.kind == "hits":
             allocate(board, frame, side, order)
         elif decision.kind == "retreat":
@@ -139,7 +163,7 @@ class Combat:
             keep(board, frame, order)
         answered(frame)
 
-    def step(self, board, frame):
+    def step(self, board: Board, frame: CombatFrame) -> bool:
         if board.top() is not frame:
             return False
         stage = frame["stage"]
@@ -155,15 +179,13 @@ class Combat:
             aftermath(board, frame)
             return True
         if stage == "retreat":
-            from moderator.games.vmt.retreat import retreat_attackers_if_needed
-
-            return retreat_attackers_if_needed(board, frame)
+            return retreat.retreat_attackers_if_needed(board, frame)
         if stage == "settle":
             settle(board, frame)
             return True
         if stage == "keep":
             if len(combat_blocks(board, frame, frame["attacker"])) <= board.scenario.meta.stacking:
-                frame["stage"] = "counter"
+                next_step(frame)
                 return True
             return False
         if stage == "counter":
@@ -172,7 +194,7 @@ class Combat:
         return False
 
 
-def combat_context(board: Board, frame: dict[str, Any]) -> dict[str, Any]:
+def combat_context(board: Board, frame: CombatFrame) -> dict[str, Any]:
     """What both sides can see at the table when they decide (for standing orders)."""
     attacker = frame["attacker"]
     return {"area": frame["area"], "attackers": len(combat_blocks(board, frame, attacker)),
@@ -185,7 +207,7 @@ def combat_context(board: Board, frame: dict[str, Any]) -> dict[str, Any]:
 # ---------------------------------------------------------------- steps 1-2: face-down support
 
 
-def support_options(board: Board, frame: dict[str, Any], side: str) -> list[str]:
+def support_options(board: Board, frame: CombatFrame, side: str) -> list[str]:
     attacking = side == frame["attacker"]
     held = sorted(set(board.hand_types(side)) & set(SUPPORT_CARDS[side]))
     options = ["SUPPORT NONE"]
@@ -207,7 +229,7 @@ def support_options(board: Board, frame: dict[str, Any], side: str) -> list[str]
     return options
 
 
-def check_support(board: Board, frame: dict[str, Any], side: str, cards: list[str]) -> None:
+def check_support(board: Board, frame: CombatFrame, side: str, cards: list[str]) -> None:
     attacking = side == frame["attacker"]
     hand = board.hand_types(side)
     for card in set(cards):
@@ -230,12 +252,12 @@ def check_support(board: Board, frame: dict[str, Any], side: str, cards: list[st
         raise IllegalOrder("with Romanian blocks in the combat, at most one Field Artillery card (L489)")
 
 
-def _romanians_involved(board: Board, frame: dict[str, Any]) -> bool:
+def _romanians_involved(board: Board, frame: CombatFrame) -> bool:
     blocks = combat_blocks(board, frame, frame["attacker"]) + combat_blocks(board, frame, frame["defender"])
     return any(board.is_romanian(b) for b in blocks)
 
 
-def commit_support(board: Board, frame: dict[str, Any], side: str, order: Order) -> None:
+def commit_support(board: Board, frame: CombatFrame, side: str, order: Order) -> None:
     """Commit face down; once the defender has committed, nothing changes (L214)."""
     cards = [] if order.form == "none" else [str(c).lower() for c in order.values("cards")]
     check_support(board, frame, side, cards)
@@ -248,7 +270,7 @@ def commit_support(board: Board, frame: dict[str, Any], side: str, order: Order)
 # ---------------------------------------------------------------- steps 2-4: reveal and roll
 
 
-def reveal_and_roll(board: Board, frame: dict[str, Any]) -> None:
+def reveal_and_roll(board: Board, frame: CombatFrame) -> None:
     area = frame["area"]
     attacker, defender = frame["attacker"], frame["defender"]
     cards = {s: [board.card_type(c) for c in frame["cards"][s]] for s in (attacker, defender)}
@@ -287,24 +309,22 @@ def reveal_and_roll(board: Board, frame: dict[str, Any]) -> None:
     anti_armor(board, frame)
     # -- step 3: dice
     dice = {side: count_dice(board, frame, side, cards) for side in (attacker, defender)}
-    rolls = {side: board.roll(dice[side]["total"], f"combat {area} {side}") for side in (attacker, defender)}
-    finish_roll(board, frame, dice, rolls)
+    rolled = {side: board.roll(dice[side]["total"], f"combat {area} {side}") for side in (attacker, defender)}
+    finish_roll(board, frame, dice, rolled)
 
 
 def place_at_marker(board: Board, area: str) -> None:
     """The Minefield/Bunker card also places an AT marker, if one is free and the area has none (L513)."""
-    from moderator.games.vmt.setup import marker_limit
-
     if board.marker(area, "at"):
         return
-    if len(board.markers_on_map("at")) >= marker_limit(board.scenario, "at"):
+    if len(board.markers_on_map("at")) >= board.marker_limit("at"):
         board.emit("marker_short", area=area, marker="at")
         return
     board.set_marker(area, "at", True)
     board.emit("marker_placed", area=area, marker="at")
 
 
-def anti_armor(board: Board, frame: dict[str, Any]) -> None:
+def anti_armor(board: Board, frame: CombatFrame) -> None:
     area = frame["area"]
     axis_armor = armor_in(board, frame, "axis")
     soviet_armor = armor_in(board, frame, "soviet")
@@ -333,7 +353,7 @@ def anti_armor(board: Board, frame: dict[str, Any]) -> None:
             board.hit_asset(target, f"{reason} fire")
 
 
-def count_dice(board: Board, frame: dict[str, Any], side: str, cards: dict[str, list[str]]) -> dict[str, Any]:
+def count_dice(board: Board, frame: CombatFrame, side: str, cards: dict[str, list[str]]) -> DiceCount:
     """Step 3 (L274-290): dice per block, superiority, terrain, counters, cards; never below one."""
     area = frame["area"]
     attacker = frame["attacker"]
@@ -345,8 +365,7 @@ def count_dice(board: Board, frame: dict[str, Any], side: str, cards: dict[str, 
     if sum(board.sp(b) for b in mine) > sum(board.sp(b) for b in theirs):
         parts.append(("more strength points", 1))
     if side == attacker:
-        crossed = [e["crossed"] for e in frame["attackers"] if board.is_on_map(e["block"])
-                   and board.area_of(e["block"]) == area]
+        crossed = [e["crossed"] for e in frame["attackers"] if board.is_in(e["block"], area)]
         if crossed and all(c in ("river", "ferry") for c in crossed):
             parts.append(("all attackers crossed a river or ferry", -1))
         if board.geo.areas[area].terrain == "rough":
@@ -367,68 +386,79 @@ def count_dice(board: Board, frame: dict[str, Any], side: str, cards: dict[str, 
     return {"parts": parts, "total": total}
 
 
-def finish_roll(board: Board, frame: dict[str, Any], dice: dict[str, Any], rolls: dict[str, list]) -> None:
+def finish_roll(board: Board, frame: CombatFrame, dice: dict[str, DiceCount], rolled: dict[str, list[Die]]) -> None:
     """Step 4 (L292-296, L366): modifiers, hits, cancellation (L252, L310), the defender's 6s (L320)."""
     area = frame["area"]
     attacker, defender = frame["attacker"], frame["defender"]
     modified: dict[str, list[int]] = {}
-    notes: dict[str, list[str]] = {attacker: [], defender: []}
+    notes: dict[str, list[str]] = {}
     for side in (attacker, defender):
-        values = [d.value for d in rolls[side]]
-        defending = side == defender
-        if side == "axis" and defending and board.has_intact_trench(area, "axis"):
-            values = [v + 1 for v in values]  # Axis trench: +1 to ALL dice (L366)
-            notes[side].append("+1 to every die (Axis trench)")
-        plus_ones = []
-        armor = armor_in(board, frame, side)
-        if armor is not None and board.asset(armor)["type"] in ("pz3", "t26"):
-            plus_ones.append(f"+1 to one die ({armor})")
-        if side == "soviet" and defending and board.has_intact_trench(area, "soviet"):
-            plus_ones.append("+1 to one die (Soviet trench)")
-        used: set[int] = set()
-        for label in plus_ones[:len(values)]:  # one die rolled: only one +1 (L296)
-            index = _best_die(values, used, defending)
-            if index is None:
-                continue
-            used.add(index)
-            values[index] += 1
-            notes[side].append(label)
-        modified[side] = values
+        modified[side], notes[side] = modify_dice(board, frame, side, [d.value for d in rolled[side]])
     hits = {side: sum(1 for v in modified[side] if v >= 5) for side in modified}
     sixes = {side: sum(1 for v in modified[side] if v >= 6) for side in modified}
-    # Cancellation: each Armor counter cancels one enemy hit; a Bunker (and, by option, a Minefield)
-    # cancels one Axis hit.  The canceller removes 6s first: that spares an exhaustion (L310).
-    cancels = {attacker: 0, defender: 0}  # hits of `side` cancelled by the enemy
-    for side in (attacker, defender):
-        if armor_in(board, frame, side) is not None:
-            cancels[enemy(side)] += 1
-    if defender == "soviet":
-        if board.marker(area, "bunker"):
-            cancels["axis"] += 1
-        if board.marker(area, "minefield") and board.options.get("minefield_effect", "cancel_hit") == "cancel_hit":
-            cancels["axis"] += 1
-    cancelled_sixes = {side: 0 for side in modified}
+    cancels = hits_cancelled(board, frame)
     for side in modified:
         n = min(cancels[side], hits[side])
         hits[side] -= n
         if side == defender:
-            taken = min(n, sixes[side])
-            sixes[side] -= taken
-            cancelled_sixes[side] = taken
-    frame["result"] = {
+            sixes[side] -= min(n, sixes[side])  # the canceller removes 6s first: that spares an exhaustion (L310)
+    result: CombatResult = {
         "dice": {s: dice[s] for s in modified},
-        "rolls": {s: [d.to_json() for d in rolls[s]] for s in modified},
+        "rolls": {s: [d.to_json() for d in rolled[s]] for s in modified},
         "modified": modified, "notes": notes, "cancelled": cancels,
         "hits_on": {attacker: hits[defender], defender: hits[attacker]},
         "hits_suffered": {attacker: hits[defender], defender: hits[attacker]},
         "sixes_on_attacker": sixes[defender],
     }
+    frame["result"] = result
     board.emit("combat_roll", area=area, attacker=attacker, defender=defender,
-               dice={s: {"parts": dice[s]["parts"], "total": dice[s]["total"], "rolls": frame["result"]["rolls"][s],
+               dice={s: {"parts": dice[s]["parts"], "total": dice[s]["total"], "dice": result["rolls"][s],
                          "modified": modified[s], "notes": notes[s]} for s in modified},
                cancelled=cancels, hits={attacker: hits[attacker], defender: hits[defender]},
                sixes=sixes[defender])
-    frame["stage"] = "hits"
+    next_step(frame)
+
+
+def modify_dice(board: Board, frame: CombatFrame, side: str, values: list[int]) -> tuple[list[int], list[str]]:
+    """One side's dice after the trench and armor modifiers (L292-296, L366), with a note per modifier."""
+    area = frame["area"]
+    notes: list[str] = []
+    defending = side == frame["defender"]
+    if side == "axis" and defending and board.has_intact_trench(area, "axis"):
+        values = [v + 1 for v in values]  # Axis trench: +1 to ALL dice (L366)
+        notes.append("+1 to every die (Axis trench)")
+    plus_ones = []
+    armor = armor_in(board, frame, side)
+    if armor is not None and board.asset(armor)["type"] in ("pz3", "t26"):
+        plus_ones.append(f"+1 to one die ({armor})")
+    if side == "soviet" and defending and board.has_intact_trench(area, "soviet"):
+        plus_ones.append("+1 to one die (Soviet trench)")
+    used: set[int] = set()
+    for label in plus_ones[:len(values)]:  # one die rolled: only one +1 (L296)
+        index = _best_die(values, used, defending)
+        if index is None:
+            continue
+        used.add(index)
+        values[index] += 1
+        notes.append(label)
+    return values, notes
+
+
+def hits_cancelled(board: Board, frame: CombatFrame) -> dict[str, int]:
+    """How many hits of each side the enemy cancels: one per enemy Armor counter; a Bunker (and, by
+    option, a Minefield) cancels one Axis hit (L252, L310; ruling R-MINES)."""
+    attacker, defender = frame["attacker"], frame["defender"]
+    cancels = {attacker: 0, defender: 0}
+    for side in (attacker, defender):
+        if armor_in(board, frame, side) is not None:
+            cancels[enemy(side)] += 1
+    area = frame["area"]
+    if defender == "soviet":
+        if board.marker(area, "bunker"):
+            cancels["axis"] += 1
+        if board.marker(area, "minefield") and board.options.get("minefield_effect", "cancel_hit") == "cancel_hit":
+            cancels["axis"] += 1
+    return cancels
 
 
 def _best_die(values: list[int], used: set[int], defending: bool) -> int | None:
@@ -446,13 +476,13 @@ def _best_die(values: list[int], used: set[int], defending: bool) -> int | None:
 # ---------------------------------------------------------------- step 5: casualties (reconstructed)
 
 
-def allocation_constraints(board: Board, frame: dict[str, Any], side: str) -> tuple[int, int, list[str]]:
-    due = frame["result"]["hits_on"][side]
-    sixes = frame["result"]["sixes_on_attacker"] if side == frame["attacker"] else 0
+def allocation_constraints(board: Board, frame: CombatFrame, side: str) -> tuple[int, int, list[str]]:
+    due = result_of(frame)["hits_on"][side]
+    sixes = result_of(frame)["sixes_on_attacker"] if side == frame["attacker"] else 0
     return due, sixes, combat_blocks(board, frame, side)
 
 
-def auto_hits(board: Board, frame: dict[str, Any], side: str) -> list[str]:
+def auto_hits(board: Board, frame: CombatFrame, side: str) -> list[str]:
     """The default: each hit to the currently strongest block; 6s to different blocks first."""
     due, sixes, blocks = allocation_constraints(board, frame, side)
     sp = {b: board.sp(b) for b in blocks}
@@ -472,7 +502,7 @@ def auto_hits(board: Board, frame: dict[str, Any], side: str) -> list[str]:
     return order
 
 
-def check_hits(board: Board, frame: dict[str, Any], side: str, order: list[str]) -> None:
+def check_hits(board: Board, frame: CombatFrame, side: str, order: list[str]) -> None:
     due, sixes, blocks = allocation_constraints(board, frame, side)
     capacity = sum(board.sp(b) for b in blocks)
     needed = min(due, capacity)
@@ -495,18 +525,18 @@ def check_hits(board: Board, frame: dict[str, Any], side: str, order: list[str])
         raise IllegalOrder(f"the first {distinct} block(s) you name take the 6s and must be different blocks (L320)")
 
 
-def allocate(board: Board, frame: dict[str, Any], side: str, order: Order) -> None:
+def allocate(board: Board, frame: CombatFrame, side: str, order: Order) -> None:
     hits = auto_hits(board, frame, side) if order.form == "auto" else [str(b) for b in order.values("blocks")]
     check_hits(board, frame, side, hits)
     apply_hits(board, frame, side, hits)
 
 
-def apply_hits(board: Board, frame: dict[str, Any], side: str, hits: list[str]) -> None:
+def apply_hits(board: Board, frame: CombatFrame, side: str, hits: list[str]) -> None:
     _, sixes, blocks = allocation_constraints(board, frame, side)
     exhausted = hits[:min(sixes, len(blocks))] if side == frame["attacker"] else []
     public = []
     for block in hits:
-        board.hit_block(block, 1, cause=f"combat in {frame['area']}")
+        board.lose_step(block, cause=f"combat in {frame['area']}")
     for block in set(exhausted):
         if board.is_on_map(block):
             board.block(block)["exhausted"] = True  # L320: a block hit by a 6 is Exhausted
@@ -515,12 +545,13 @@ def apply_hits(board: Board, frame: dict[str, Any], side: str, hits: list[str]) 
                        "exhausted": block in exhausted and board.is_on_map(block)})
     frame["allocated"][side] = hits
     board.emit("casualties", area=frame["area"], side=side, blocks=public)
-    if all(s in frame["allocated"] or not frame["result"]["hits_on"][s] or not combat_blocks(board, frame, s)
-           for s in (frame["attacker"], frame["defender"])):
-        frame["stage"] = "aftermath"
+    if frame["stage"] == "hits" and all(
+            s in frame["allocated"] or not result_of(frame)["hits_on"][s] or not combat_blocks(board, frame, s)
+            for s in (frame["attacker"], frame["defender"])):
+        next_step(frame)
 
 
-def auto_allocate_forced(board: Board, frame: dict[str, Any]) -> bool:
+def auto_allocate_forced(board: Board, frame: CombatFrame) -> bool:
     """No choice to make (no hit, one block, or hits enough to kill everything): apply at once."""
     changed = False
     for side in (frame["attacker"], frame["defender"]):
@@ -535,7 +566,7 @@ def auto_allocate_forced(board: Board, frame: dict[str, Any]) -> bool:
             apply_hits(board, frame, side, auto_hits(board, frame, side))
             changed = True
     if all(s in frame["allocated"] for s in (frame["attacker"], frame["defender"])) and frame["stage"] == "hits":
-        frame["stage"] = "aftermath"
+        next_step(frame)
         changed = True
     return changed
 
@@ -543,7 +574,7 @@ def auto_allocate_forced(board: Board, frame: dict[str, Any]) -> bool:
 # ---------------------------------------------------------------- steps 5b-7: who won, retreat
 
 
-def aftermath(board: Board, frame: dict[str, Any]) -> None:
+def aftermath(board: Board, frame: CombatFrame) -> None:
     area = frame["area"]
     attacker, defender = frame["attacker"], frame["defender"]
     # Pioneer self-loss roll (L260): the Soviet pioneer always acts; the Axis one if it lifted mines
@@ -563,18 +594,18 @@ def aftermath(board: Board, frame: dict[str, Any]) -> None:
     frame["winner"] = decide_winner(board, frame)
     loser = None if frame["winner"] is None else enemy(frame["winner"])
     frame["loser"] = loser
-    suffered = frame["result"]["hits_suffered"]
+    suffered = result_of(frame)["hits_suffered"]
     board.emit("combat_result", area=area, winner=frame["winner"], attacker=attacker,
                hits={s: suffered[s] for s in (attacker, defender)})
     if loser is not None and combat_blocks(board, frame, loser):
-        frame["stage"] = "retreat"
+        next_step(frame)
         if loser == defender:
             frame["retreating"] = combat_blocks(board, frame, defender)
     else:
-        frame["stage"] = "settle"
+        frame["stage"] = retreat.AFTER_RETREAT  # nobody left to retreat
 
 
-def decide_winner(board: Board, frame: dict[str, Any]) -> str | None:
+def decide_winner(board: Board, frame: CombatFrame) -> str | None:
     """Step 6 (ruling R-WIN): the side that suffered more hits loses (L314); ties go to a defender in
     its own intact trench (L362, L367), otherwise to the option `tie_winner` (default: attacker)."""
     attacker, defender = frame["attacker"], frame["defender"]
@@ -586,7 +617,7 @@ def decide_winner(board: Board, frame: dict[str, Any]) -> str | None:
         return attacker
     if not alive_a:
         return defender
-    suffered = frame["result"]["hits_suffered"]
+    suffered = result_of(frame)["hits_suffered"]
     if suffered[attacker] > suffered[defender]:
         return defender
     if suffered[defender] > suffered[attacker]:
@@ -596,7 +627,7 @@ def decide_winner(board: Board, frame: dict[str, Any]) -> str | None:
     return defender if board.options.get("tie_winner", "attacker") == "defender" else attacker
 
 
-def settle(board: Board, frame: dict[str, Any]) -> None:
+def settle(board: Board, frame: CombatFrame) -> None:
     """After the retreat: markers, trenches, control (L238, L370, L390)."""
     area = frame["area"]
     winner = frame["winner"]
@@ -611,10 +642,10 @@ def settle(board: Board, frame: dict[str, Any]) -> None:
                 board.disable_trench(area)
         if board.blocks_in(area, attacker):
             board.take_control(area, attacker)
-    frame["stage"] = "keep"
+    next_step(frame)
 
 
-def keep(board: Board, frame: dict[str, Any], order: Order) -> None:
+def keep(board: Board, frame: CombatFrame, order: Order) -> None:
     """The winner of an over-stacked attack keeps 3 blocks; the rest go home (L190, L206)."""
     area = frame["area"]
     present = combat_blocks(board, frame, frame["attacker"])
@@ -625,11 +656,11 @@ def keep(board: Board, frame: dict[str, Any], order: Order) -> None:
     if len(chosen) > board.scenario.meta.stacking or any(b not in present for b in chosen):
         raise IllegalOrder(f"name at most {board.scenario.meta.stacking} of your blocks in {area}")
     _return_overstack(board, area, frame["attacker"], frame["attackers"], keep=chosen)
-    frame["stage"] = "counter"
+    next_step(frame)
 
 
-def _return_overstack(board: Board, area: str, side: str, entries: list[dict[str, Any]], keep: list[str] | None) -> None:
-    present = [e for e in entries if board.is_on_map(e["block"]) and board.area_of(e["block"]) == area]
+def _return_overstack(board: Board, area: str, side: str, entries: list[AttackEntry], keep: list[str] | None) -> None:
+    present = [e for e in entries if board.is_in(e["block"], area)]
     if keep is None:
         keep = [e["block"] for e in present][:board.scenario.meta.stacking]
     going = [e for e in present if e["block"] not in keep]
@@ -645,22 +676,34 @@ def _return_overstack(board: Board, area: str, side: str, entries: list[dict[str
                 board.asset(asset_id)["area"] = going[0]["origin"]
 
 
-def finish_combat(board: Board, frame: dict[str, Any]) -> None:
-    from moderator.games.vmt import fire
-
+def finish_combat(board: Board, frame: CombatFrame) -> None:
+    """The combat is over: it is remembered for the views, and the Counterattack window may open (L439)."""
     board.pop()
-    summary = {"area": frame["area"], "attacker": frame["attacker"], "winner": frame["winner"],
-               "battery": frame["battery"]}
+    summary: CombatSummary = {"area": frame["area"], "attacker": frame["attacker"], "winner": frame["winner"],
+                              "battery": frame["battery"]}
     board.data["last_combat"] = summary
-    board.emit("combat_over", **summary)
-    if frame["counter_window"] and not frame["battery"] or (frame["counter_window"] and frame["battery"]):
-        fire.open_counterattack_window(board, frame)
+    board.emit("combat_over", area=summary["area"], attacker=summary["attacker"], winner=summary["winner"],
+               battery=summary["battery"])
+    if frame["counter_window"]:
+        open_counterattack_window(board, frame)
+
+
+def open_counterattack_window(board: Board, combat: CombatFrame) -> None:
+    """After each combat the phasing player resolves, the opponent may Counterattack (L160, L192, L439);
+    combats a Counterattack starts open no new window (ruling R-CA).  The window is a frame: the fire
+    module's handler answers it, starting the Counterattack's activation from above."""
+    phasing = board.data["phase_side"]
+    if combat["attacker"] != phasing:
+        return
+    window: CounterattackWindowFrame = new_frame(board, "window", window="counterattack", side=enemy(phasing),
+                                                 area=combat["area"], winner=combat["winner"])
+    board.push(window)
 
 
 # ---------------------------------------------------------------- battery assault (L338-344)
 
 
-def battery_roll(board: Board, frame: dict[str, Any]) -> None:
+def battery_roll(board: Board, frame: CombatFrame) -> None:
     """The battery rolls 2d6; the Axis 1d6 per fresh block in the area, with Armor; no cards (L340-342)."""
     area = frame["area"]
     axis_blocks = [b for b in board.blocks_in(area, "axis") if not board.is_exhausted(b)]
@@ -672,28 +715,27 @@ def battery_roll(board: Board, frame: dict[str, Any]) -> None:
     armor = armor_in(board, frame, "axis")
     if armor is not None and board.asset(armor)["type"] == "stug":
         parts.append(("StuG assault guns", 1))
-    axis_dice = {"parts": parts, "total": max(1, sum(n for _, n in parts))}
-    battery_dice = {"parts": [("battery", 2)], "total": 2}
-    rolls = {"axis": board.roll(axis_dice["total"], f"battery assault {area}"),
+    axis_dice: DiceCount = {"parts": parts, "total": max(1, sum(n for _, n in parts))}
+    battery_dice: DiceCount = {"parts": [("battery", 2)], "total": 2}
+    rolled = {"axis": board.roll(axis_dice["total"], f"battery assault {area}"),
              "soviet": board.roll(2, f"battery {area} defence")}
-    finish_roll(board, frame, {"axis": axis_dice, "soviet": battery_dice}, rolls)
-    frame["result"]["hits_on"]["soviet"] = 0  # the battery has no blocks; Axis hits strike the battery
+    finish_roll(board, frame, {"axis": axis_dice, "soviet": battery_dice}, rolled)
+    result_of(frame)["hits_on"]["soviet"] = 0  # the battery has no blocks; Axis hits strike the battery
 
 
-def battery_outcome(board: Board, frame: dict[str, Any]) -> None:
+def battery_outcome(board: Board, frame: CombatFrame) -> None:
     area = frame["area"]
-    hits = frame["result"]["hits_suffered"]["soviet"]
+    hits = result_of(frame)["hits_suffered"]["soviet"]
     destroyed = hits >= 1
     frame["winner"] = "axis" if destroyed else "soviet"
     board.emit("battery_assault", area=area, hits=hits, destroyed=destroyed)
     if destroyed:
         destroy_battery(board, area)
-    frame["stage"] = "keep"  # no retreat either way (L343)
+    next_step(frame)  # no retreat either way (L343)
 
 
 def destroy_battery(board: Board, area: str) -> None:
-    from moderator.games.vmt.sequence import purge_battery_cards
-
+    """A battery hit once is destroyed for good (L336, L344); its cards leave the hands once none is left."""
     if area not in board.data["batteries_destroyed"]:
         board.data["batteries_destroyed"].append(area)
         board.emit("battery_destroyed", area=area)

@@ -9,12 +9,16 @@ holds, so its timing tells the Soviet nothing (DESIGN §4).
 
 from __future__ import annotations
 
-from typing import Any
-
+from moderator.core.contract import Decision
 from moderator.core.errors import IllegalOrder
-from moderator.core.grammar import Order
+from moderator.core.grammar import Order, Value
+from moderator.games.vmt import activation
 from moderator.games.vmt.board import Board, enemy
+from moderator.games.vmt.combat import destroy_battery
+from moderator.games.vmt.entering import interdiction_rolls
 from moderator.games.vmt.frames import answered, ask, new_frame, options_as_orders
+from moderator.games.vmt.state import (COVER_ORDER_STEPS, STRIKE_STEPS, CoverOrderFrame, PhaseFrame, StrikeFrame,
+                                       WindowFrame)
 
 ORDER_CARDS = {"heavy_artillery", "superheavy_artillery", "air_strike", "soviet_coastal_artillery",
                "soviet_field_artillery", "fighter_cover"}
@@ -39,14 +43,14 @@ def order_targets(board: Board, side: str, card: str) -> list[str]:
         targets = coastal_targets(board)
         return [f"PLAY {name} {a}" for a in targets] if targets else [f"PLAY {name}"]
     if card == "soviet_field_artillery":
-        return [f"PLAY {name} {a}" for a in sorted({board.area_of(b) for b in board.blocks_of("axis")})]
+        return [f"PLAY {name} {a}" for a in sorted({board.area_on_map(b) for b in board.blocks_of("axis")})]
     if card == "fighter_cover" and soviet_has_airbase(board):
         return [f"PLAY {name} {a}" for a in board.markers_on_map("interdiction")]
     return []
 
 
 def soviet_occupied(board: Board) -> list[str]:
-    return sorted({board.area_of(b) for b in board.blocks_of("soviet")})
+    return sorted({board.area_on_map(b) for b in board.blocks_of("soviet")})
 
 
 def interdiction_targets(board: Board) -> list[str]:
@@ -78,17 +82,18 @@ def soviet_has_airbase(board: Board) -> bool:
 
 
 def play_order(board: Board, side: str, order: Order) -> None:
+    """Play an Order card in one's own phase (L463-483, L449, L451-457); raises IllegalOrder."""
     card = str(order.get("card")).lower()
     target = str(order.get("target")) if order.get("target") else None
     if card not in ORDER_CARDS or side not in board.scenario.card_type(card).sides:
         raise IllegalOrder(f"{card.upper()} is not an Order card you can play this way")
     if card == "air_strike":
         mode = order.get("mode") or "ATTACK"
-        check_strike(board, str(mode), target)
+        area = check_strike(board, str(mode), target)
         card_id = board.take_from_hand(side, card)
-        board.emit("card_played", side=side, card=card, mode=str(mode).lower(), area=target, divisions=[],
+        board.emit("card_played", side=side, card=card, mode=str(mode).lower(), area=area, divisions=[],
                    reaction=False, blocks=0)
-        start_strike(board, card_id, str(mode), target, order.get("removing"), reaction=False, entering=[])
+        start_strike(board, card_id, str(mode), area, order.get("removing"), reaction=False, entering=[])
         return
     if card == "fighter_cover":
         if not soviet_has_airbase(board):
@@ -98,7 +103,9 @@ def play_order(board: Board, side: str, order: Order) -> None:
         card_id = board.take_from_hand(side, card)
         board.emit("card_played", side=side, card=card, mode="order", area=target, divisions=[], reaction=False,
                    blocks=0)
-        board.push(new_frame(board, "cover_order", card=card_id, target=target, stage="escort", escorted=False))
+        cover: CoverOrderFrame = new_frame(board, "cover_order", card=card_id, target=target,
+                                           stage=COVER_ORDER_STEPS.first, escorted=False)
+        board.push(cover)
         return
     legal = [o.split(" ")[-1] for o in order_targets(board, side, card)]
     if card == "soviet_coastal_artillery" and target is None:
@@ -130,14 +137,14 @@ def play_order(board: Board, side: str, order: Order) -> None:
         bombard(board, target, "axis", 3, six_only=printed, source="Field Artillery")  # L483
 
 
-def bombard(board: Board, area: str, victim: str, dice: int, six_only: bool, source: str,
+def bombard(board: Board, area: str, victim: str, count: int, six_only: bool, source: str,
             only: list[str] | None = None) -> None:
-    """Roll; each hit falls on a victim block chosen at random, one hit at a time (ruling R-RANDOM)."""
-    rolls = board.roll(dice, f"{source} on {area}")
+    """Roll `count` dice; each hit falls on a victim block chosen at random, one hit at a time (ruling R-RANDOM)."""
+    rolled = board.roll(count, f"{source} on {area}")
     need = 6 if six_only else 5
-    hits = sum(1 for d in rolls if d.value >= need)
+    hits = sum(1 for d in rolled if d.value >= need)
     board.remember("fire", area=area, side="axis" if victim == "soviet" else "soviet")
-    board.emit("bombardment", area=area, source=source, rolls=[d.to_json() for d in rolls], need=need, hits=hits,
+    board.emit("bombardment", area=area, source=source, dice=[d.to_json() for d in rolled], need=need, hits=hits,
                victim=victim)
     distribute(board, area, victim, hits, source, only)
 
@@ -147,18 +154,16 @@ def distribute(board: Board, area: str, victim: str, hits: int, source: str, onl
         pool = sorted(b for b in board.blocks_in(area, victim) if only is None or b in only)
         if not pool:
             break  # hits beyond the blocks present are lost (L471)
-        block = board.rng.choice(pool, f"{source}: which block is hit", stream="random")
-        board.hit_block(block, 1, cause=source)
-        board.emit("block_hit", visible_to=(victim,), block=block, sp=board.sp(block), source=source)
+        block = board.choice(pool, f"{source}: which block is hit", stream="random")
+        board.lose_step(block, cause=source)
+        board.emit("step_lost", visible_to=(victim,), block=block, sp=board.sp(block), source=source)
 
 
 def superheavy(board: Board, area: str) -> None:
     """3d6, 6s hit: the first destroys the battery, the rest fall on Soviet blocks (L336, L471)."""
-    from moderator.games.vmt.combat import destroy_battery
-
-    rolls = board.roll(3, f"Superheavy Artillery on {area}")
-    hits = sum(1 for d in rolls if d.value == 6)
-    board.emit("bombardment", area=area, source="Superheavy Artillery", rolls=[d.to_json() for d in rolls],
+    rolled = board.roll(3, f"Superheavy Artillery on {area}")
+    hits = sum(1 for d in rolled if d.value == 6)
+    board.emit("bombardment", area=area, source="Superheavy Artillery", dice=[d.to_json() for d in rolled],
                need=6, hits=hits, victim="soviet")
     if hits:
         destroy_battery(board, area)
@@ -170,26 +175,29 @@ def superheavy(board: Board, area: str) -> None:
 # ---------------------------------------------------------------- the Air Strike and its answers
 
 
-def check_strike(board: Board, mode: str, target: str | None) -> None:
+def check_strike(board: Board, mode: str, target: str | None) -> str:
+    """The area an Air Strike may attack (Soviet blocks there) or interdict (no marker yet); raises IllegalOrder."""
     if target is None:
         raise IllegalOrder("name the area of the Air Strike")
     if mode == "ATTACK" and not board.blocks_in(target, "soviet"):
         raise IllegalOrder(f"an Air Strike attack needs Soviet blocks in {target}")
     if mode == "INTERDICT" and board.marker(target, "interdiction"):
         raise IllegalOrder(f"{target} is already interdicted")
+    return target
 
 
-def start_strike(board: Board, card_id: str, mode: str, target: str, removing: Any, reaction: bool,
+def start_strike(board: Board, card_id: str, mode: str, target: str, removing: Value, reaction: bool,
                  entering: list[str]) -> None:
-    board.push(new_frame(board, "strike", card=card_id, mode=mode, target=target,
-                         removing=str(removing) if removing else None, reaction=reaction, entering=entering,
-                         stage="cover", cover=None, escorted=False))
+    strike: StrikeFrame = new_frame(board, "strike", card=card_id, mode=mode, target=target,
+                                    removing=str(removing) if removing else None, reaction=reaction,
+                                    entering=entering, stage=STRIKE_STEPS.first, cover=None, escorted=False)
+    board.push(strike)
 
 
 class Strike:
     """An Air Strike in flight: the Soviet may answer with Fighter Cover, the Axis with Escort."""
 
-    def decisions(self, board, frame):
+    def decisions(self, board: Board, frame: StrikeFrame) -> list[Decision]:
         if frame["stage"] == "cover":
             return [ask(frame, "soviet", "cover",
                         f"The Axis plays an Air Strike ({frame['mode'].lower()}) on {frame['target']}: "
@@ -202,10 +210,10 @@ class Strike:
                         escort_options(board), "ESCORT NONE", deadline="reaction", interrupts="soviet")]
         return []
 
-    def legal(self, board, frame, decision):
+    def legal(self, board: Board, frame: StrikeFrame, decision: Decision) -> list[Order]:
         return options_as_orders(board, decision)
 
-    def apply(self, board, frame, decision, order):
+    def apply(self, board: Board, frame: StrikeFrame, decision: Decision, order: Order) -> None:
         if decision.kind == "cover":
             if order.form == "play":
                 if not soviet_has_airbase(board):
@@ -213,19 +221,20 @@ class Strike:
                 frame["cover"] = board.take_from_hand("soviet", "fighter_cover")
                 board.emit("card_played", side="soviet", card="fighter_cover", mode="reaction",
                            area=frame["target"], divisions=[], reaction=True, blocks=0)
-                frame["stage"] = "escort"
+                frame["stage"] = STRIKE_STEPS.after("cover")
             else:
-                frame["stage"] = "resolve"
+                frame["stage"] = "resolve"  # no Cover: nothing to escort
         elif decision.kind == "escort":
+            cover = covering_card(frame)
             if order.form == "play":
-                escort(board, frame["cover"])
+                escort(board, cover)
                 frame["escorted"] = True
             else:
-                board.discard("soviet", frame["cover"])
-            frame["stage"] = "resolve"
+                board.discard("soviet", cover)
+            frame["stage"] = STRIKE_STEPS.after("escort")
         answered(frame)
 
-    def step(self, board, frame):
+    def step(self, board: Board, frame: StrikeFrame) -> bool:
         if board.top() is not frame:
             return False
         if frame["stage"] == "cover" and not soviet_has_airbase(board):
@@ -240,6 +249,13 @@ class Strike:
             return True
         resolve_strike(board, frame)
         return True
+
+
+def covering_card(frame: StrikeFrame) -> str:
+    """The Fighter Cover card played against the strike; raises ValueError when none was."""
+    if frame["cover"] is None:
+        raise ValueError(f"no Fighter Cover was played against the Air Strike on {frame['target']}")
+    return frame["cover"]
 
 
 def escort_options(board: Board) -> list[str]:
@@ -260,7 +276,8 @@ def escort(board: Board, cover_card: str) -> None:
         board.remove_from_play(escort_card, "the last Fighter Cover is gone")
 
 
-def resolve_strike(board: Board, frame: dict[str, Any]) -> None:
+def resolve_strike(board: Board, frame: StrikeFrame) -> None:
+    """3d6 at the Soviet blocks there (the entering ones if a window opened it), or an Interdiction (L455-457)."""
     target = frame["target"]
     if frame["mode"] == "ATTACK":
         only = frame["entering"] or None
@@ -269,17 +286,15 @@ def resolve_strike(board: Board, frame: dict[str, Any]) -> None:
         return
     place_interdiction(board, target, frame["removing"])
     if frame["entering"]:
-        interdiction_rolls(board, target, [b for b in frame["entering"] if board.is_on_map(b)
-                                           and board.area_of(b) == target])
+        interdiction_rolls(board, target, [b for b in frame["entering"] if board.is_in(b, target)])
 
 
 def place_interdiction(board: Board, area: str, removing: str | None) -> None:
-    from moderator.games.vmt.setup import marker_limit
-
+    """An Interdiction marker; with every marker on the map, the one named (or the oldest) moves (L457)."""
     on_map = board.data.setdefault("interdiction_order", [])
     on_map[:] = [a for a in on_map if board.marker(a, "interdiction")]
-    if len(on_map) >= marker_limit(board.scenario, "interdiction"):
-        old = removing if removing in on_map else on_map[0]  # relocate a marker (L457)
+    if len(on_map) >= board.marker_limit("interdiction"):
+        old = removing if removing is not None and removing in on_map else on_map[0]  # relocate a marker (L457)
         board.set_marker(old, "interdiction", False)
         on_map.remove(old)
         board.emit("marker_removed", area=old, marker="interdiction", by="relocation")
@@ -288,25 +303,10 @@ def place_interdiction(board: Board, area: str, removing: str | None) -> None:
     board.emit("marker_placed", area=area, marker="interdiction")
 
 
-def interdiction_rolls(board: Board, area: str, blocks: list[str]) -> None:
-    """1d6 per Soviet block entering an interdicted area, a loss on 5-6; a 6 in an intact Soviet
-    trench area, as for every Air Strike die (L361, ruling R-INTERDICT)."""
-    need = 6 if board.has_intact_trench(area, "soviet") else 5
-    for block in list(blocks):
-        if not board.is_on_map(block):
-            continue
-        die = board.roll(1, f"interdiction at {area}")[0]
-        hit = die.value >= need
-        board.emit("interdiction", area=area, die=die.to_json(), need=need, hit=hit)
-        if hit:
-            board.hit_block(block, 1, cause=f"interdiction at {area}")
-            board.emit("block_hit", visible_to=("soviet",), block=block, sp=board.sp(block), source="Interdiction")
-
-
 class CoverOrder:
     """Fighter Cover played as an Order against an Interdiction marker; the Axis may escort (L445)."""
 
-    def decisions(self, board, frame):
+    def decisions(self, board: Board, frame: CoverOrderFrame) -> list[Decision]:
         if frame["stage"] == "escort":
             return [ask(frame, "axis", "escort",
                         f"The Soviet plays Fighter Cover to clear the Interdiction in {frame['target']}: "
@@ -314,17 +314,17 @@ class CoverOrder:
                         interrupts="soviet")]
         return []
 
-    def legal(self, board, frame, decision):
+    def legal(self, board: Board, frame: CoverOrderFrame, decision: Decision) -> list[Order]:
         return options_as_orders(board, decision)
 
-    def apply(self, board, frame, decision, order):
+    def apply(self, board: Board, frame: CoverOrderFrame, decision: Decision, order: Order) -> None:
         if order.form == "play":
             escort(board, frame["card"])
             frame["escorted"] = True
-        frame["stage"] = "resolve"
+        frame["stage"] = COVER_ORDER_STEPS.after("escort")
         answered(frame)
 
-    def step(self, board, frame):
+    def step(self, board: Board, frame: CoverOrderFrame) -> bool:
         if board.top() is not frame or frame["stage"] != "resolve":
             return False
         board.pop()
@@ -338,15 +338,8 @@ class CoverOrder:
 # ---------------------------------------------------------------- windows
 
 
-def open_entry_window(board: Board, area: str, blocks: list[str], attack: bool) -> None:
-    """Soviet blocks entered an area: the Axis may strike them or interdict it (L455, L457)."""
-    if not blocks:
-        return
-    board.push(new_frame(board, "window", window="entry", side="axis", area=area, blocks=list(blocks),
-                         attack=attack))
-
-
-def between_cards_window(board: Board, phase: dict[str, Any]):
+def between_cards_window(board: Board, phase: PhaseFrame) -> Decision:
+    """Before each Soviet card the Axis may strike (ruling R-AIR); the question belongs to the phase frame."""
     return ask(phase, "axis", "air", "Before the next Soviet card: an Air Strike (Reaction)?",
                air_options(board, None, attack=True), "AIRSTRIKE NONE", deadline="reaction", interrupts="soviet",
                context={"area": None})
@@ -367,8 +360,9 @@ def air_options(board: Board, area: str | None, attack: bool) -> list[str]:
     return options
 
 
-def apply_air(board: Board, decision, order: Order, window: str, entering: list[str] | None = None,
-              area: str | None = None, attack: bool = True) -> None:
+def apply_air(board: Board, order: Order, entering: list[str] | None = None, area: str | None = None,
+              attack: bool = True) -> None:
+    """An Air Strike played as a Reaction in a window (or AIRSTRIKE NONE); raises IllegalOrder."""
     if order.form == "none":
         return
     mode = str(order.get("mode"))
@@ -388,7 +382,7 @@ def apply_air(board: Board, decision, order: Order, window: str, entering: list[
 class Window:
     """A reaction window: the Axis after Soviet blocks enter an area, or the Counterattack window."""
 
-    def decisions(self, board, frame):
+    def decisions(self, board: Board, frame: WindowFrame) -> list[Decision]:
         if frame["window"] == "entry":
             what = "attack into" if frame["attack"] else "enter"
             return [ask(frame, "axis", "air",
@@ -402,16 +396,14 @@ class Window:
                     interrupts=enemy(side), context={"area": frame["area"], "winner": frame["winner"],
                                                      "mine": frame["winner"] == side})]
 
-    def legal(self, board, frame, decision):
+    def legal(self, board: Board, frame: WindowFrame, decision: Decision) -> list[Order]:
         return options_as_orders(board, decision)
 
-    def apply(self, board, frame, decision, order):
-        from moderator.games.vmt import activation
-
+    def apply(self, board: Board, frame: WindowFrame, decision: Decision, order: Order) -> None:
         board.pop()
         if frame["window"] == "entry":
-            alive = [b for b in frame["blocks"] if board.is_on_map(b) and board.area_of(b) == frame["area"]]
-            apply_air(board, decision, order, "entry", alive, frame["area"], frame["attack"])
+            alive = [b for b in frame["blocks"] if board.is_in(b, frame["area"])]
+            apply_air(board, order, alive, frame["area"], frame["attack"])
             return
         if order.form == "none":
             return
@@ -419,26 +411,15 @@ class Window:
             raise IllegalOrder("you hold no Counterattack card")
         activation.start(board, frame["side"], "counterattack", order, reaction=True)
 
-    def step(self, board, frame):
+    def step(self, board: Board, frame: WindowFrame) -> bool:
         return False
 
 
 def counterattack_options(board: Board, side: str) -> list[str]:
-    from moderator.games.vmt import activation
-
+    """COUNTERATTACK with any group or division on the map, if the side holds the card (L439)."""
     options = ["COUNTERATTACK NONE"]
     if not board.holds(side, "counterattack"):
         return options
     options += [f"COUNTERATTACK GROUP {a}" for a in activation.group_areas(board, side)]
     options += [f"COUNTERATTACK DIVISION {d}" for d in activation.divisions_on_map(board, side)]
     return options
-
-
-def open_counterattack_window(board: Board, combat: dict[str, Any]) -> None:
-    """After each combat the phasing player resolves, the opponent may Counterattack (L160, L192, L439);
-    combats a Counterattack starts open no new window (ruling R-CA)."""
-    phasing = board.data["phase_side"]
-    if combat["attacker"] != phasing:
-        return
-    board.push(new_frame(board, "window", window="counterattack", side=enemy(phasing), area=combat["area"],
-                         winner=combat["winner"]))

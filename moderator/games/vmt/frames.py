@@ -2,42 +2,44 @@
 
 VMT nests deeply (an Axis attack, a Soviet Counterattack inside it, an Air Strike inside that, a
 Fighter Cover, a Fighter Escort, a retreat with an Interdiction...).  Every such step is a frame on
-`state["stack"]`; a handler per frame kind says what it asks (`decisions`), which answers are legal
-(`legal`), what an answer does (`apply`) and how it moves on without asking (`step`).
+`state["stack"]`, typed per kind in `state.py`; a handler per frame kind says what it asks
+(`decisions`), which answers are legal (`legal`), what an answer does (`apply`) and how it moves on
+without asking (`step`).
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Protocol, Sequence
+from typing import Any, Protocol, TypeVar
 
-from moderator.core.contract import Decision
-from moderator.core.grammar import Order
 from moderator.core import frames as core_frames
-from moderator.core.frames import answered, ask  # noqa: F401  (re-exported for the VMT handlers)
+from moderator.core.contract import Decision
+from moderator.core.frames import answered as answered, ask as ask  # re-exported for the VMT handlers
+from moderator.core.grammar import Order
 from moderator.games.vmt.board import Board
+from moderator.games.vmt.lexicon import lexicon_for
+from moderator.games.vmt.orders import GRAMMAR
+
+F = TypeVar("F", contravariant=True)
 
 
-class Handler(Protocol):
-    def decisions(self, board: Board, frame: dict[str, Any]) -> list[Decision]: ...
+class Handler(Protocol[F]):
+    """What the engine asks of the handler of one frame kind (F: that kind's TypedDict)."""
 
-    def legal(self, board: Board, frame: dict[str, Any], decision: Decision) -> list[Order]: ...
+    def decisions(self, board: Board, frame: F) -> list[Decision]: ...
 
-    def apply(self, board: Board, frame: dict[str, Any], decision: Decision, order: Order) -> None: ...
+    def legal(self, board: Board, frame: F, decision: Decision) -> list[Order]: ...
 
-    def step(self, board: Board, frame: dict[str, Any]) -> bool: ...
+    def apply(self, board: Board, frame: F, decision: Decision, order: Order) -> None: ...
+
+    def step(self, board: Board, frame: F) -> bool: ...
 
 
-def new_frame(board: Board, kind: str, **fields: Any) -> dict[str, Any]:
+def new_frame(board: Board, kind: str, **fields: Any) -> Any:
+    """A frame of `kind` with a game-unique id; the caller annotates it with its kind's TypedDict."""
     return core_frames.new_frame(board.data, kind, **fields)
 
 
 def options_as_orders(board: Board, decision: Decision) -> list[Order]:
     """The decision's listed options, parsed as orders of its kind (labels after two spaces dropped)."""
-    from moderator.games.vmt.orders import GRAMMAR
-    from moderator.games.vmt.views import lexicon_for
-
     lexicon = lexicon_for(board, decision.role)
     return [GRAMMAR.parse(text.split("  (")[0], lexicon, kinds=[decision.kind]) for text in decision.options]
-
-
-StepFn = Callable[[Board, dict[str, Any]], bool]

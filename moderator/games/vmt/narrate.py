@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Mapping
 
 from moderator.core.contract import Event
 
@@ -15,9 +15,9 @@ def card_name(card: str) -> str:
     return card.replace("_", " ").title().replace("88Mm", "88mm")
 
 
-def dice(rolls: list[list[Any]]) -> str:
+def dice_text(dice: list[list[Any]]) -> str:
     """Each die with its counter: '5 [dice#41]'."""
-    return ", ".join(f"{v} [{s}#{n}]" for v, s, n in rolls)
+    return ", ".join(f"{v} [{s}#{n}]" for v, s, n in dice)
 
 
 def narrate(event: Event, role: str) -> str:
@@ -29,16 +29,16 @@ def narrate(event: Event, role: str) -> str:
     return handler(d)
 
 
-def _phase(d):
+def _phase(d: Mapping[str, Any]) -> str:
     return f"Turn {d['turn']}: the {side_name(d['side'])} action phase begins."
 
 
-def _phase_end(d):
+def _phase_end(d: Mapping[str, Any]) -> str:
     return f"The {side_name(d['side'])} action phase ends" + (" (passed)." if d["passed"] else ".") + \
         " Both players refill their hands."
 
 
-def _card_played(d):
+def _card_played(d: Mapping[str, Any]) -> str:
     what = card_name(d["card"])
     if d["card"] in ("assault", "counterattack", "redeployment") and d["mode"] in ("group", "division"):
         target = f"the {d['blocks']} block(s) in {d['area']}" if d["mode"] == "group" else \
@@ -53,18 +53,18 @@ def _card_played(d):
     return f"{side_name(d['side'])} plays {what}{mode}{how}{place}."
 
 
-def _moved(d):
+def _moved(d: Mapping[str, Any]) -> str:
     via = f" via {', '.join(d['via'])}" if d["via"] else ""
     assets = f" with {', '.join(d['assets'])}" if d["assets"] else ""
     verb = "attack" if d["attack"] else "move"
     return f"{side_name(d['side'])}: {d['count']} block(s){assets} {verb} from {d['origin']}{via} into {d['to']}."
 
 
-def _moved_blocks(d):
+def _moved_blocks(d: Mapping[str, Any]) -> str:
     return f"(Your blocks {', '.join(d['blocks'])} went from {d['origin']} to {d['to']}.)"
 
 
-def _combat(d):
+def _combat(d: Mapping[str, Any]) -> str:
     what = "the battery of" if d["battery"] else ""
     assets = "; ".join(f"{side_name(s)} {', '.join(a['asset'] + ' (' + str(a['steps']) + ')' for a in xs)}"
                        for s, xs in d["assets"].items() if xs)
@@ -74,7 +74,7 @@ def _combat(d):
             + (f"; assets: {assets}" if assets else "") + ".")
 
 
-def _revealed(d):
+def _revealed(d: Mapping[str, Any]) -> str:
     parts = []
     for side, blocks in d["blocks"].items():
         listed = ", ".join(f"{b['block']} ({b['sp']}{', exhausted' if b['exhausted'] else ''})" for b in blocks)
@@ -83,12 +83,12 @@ def _revealed(d):
     return f"Revealed in {d['area']}: " + ". ".join(parts) + "."
 
 
-def _roll(d):
+def _roll(d: Mapping[str, Any]) -> str:
     parts = []
     for side, x in d["dice"].items():
         counts = ", ".join(f"{label} {'+' if n >= 0 else ''}{n}" for label, n in x["parts"])
         mods = f"; {', '.join(x['notes'])}" if x["notes"] else ""
-        parts.append(f"{side_name(side)} rolls {x['total']}d6 ({counts}): {dice(x['rolls'])}{mods}"
+        parts.append(f"{side_name(side)} rolls {x['total']}d6 ({counts}): {dice_text(x['dice'])}{mods}"
                      f" -> {x['modified']}")
     cancel = "; ".join(f"{c} {side_name(s)} hit(s) cancelled" for s, c in d["cancelled"].items() if c)
     hits = ", ".join(f"{side_name(s)} {n} hit(s)" for s, n in d["hits"].items())
@@ -96,55 +96,55 @@ def _roll(d):
         (f"; {d['sixes']} of the defender's are 6s." if d["sixes"] else ".")
 
 
-def _casualties(d):
+def _casualties(d: Mapping[str, Any]) -> str:
     listed = ", ".join(f"{b['block']} -{b['hits']} (now {b['sp']}{', exhausted' if b['exhausted'] else ''})"
                        if b["sp"] else f"{b['block']} eliminated" for b in d["blocks"])
     return f"{side_name(d['side'])} casualties in {d['area']}: {listed}."
 
 
-def _result(d):
+def _result(d: Mapping[str, Any]) -> str:
     hits = ", ".join(f"{side_name(s)} suffered {n}" for s, n in d["hits"].items())
     if d["winner"] is None:
         return f"Both sides are wiped out in {d['area']} ({hits})."
     return f"{side_name(d['winner'])} wins the combat in {d['area']} ({hits})."
 
 
-def _retreat(d):
+def _retreat(d: Mapping[str, Any]) -> str:
     extra = f"; extra losses: {', '.join(d['penalties'])}" if d["penalties"] else ""
     return f"{side_name(d['side'])}: {d['count']} block(s) retreat from {d['origin']} to {d['destination']}{extra}."
 
 
-def _eliminated(d):
+def _eliminated(d: Mapping[str, Any]) -> str:
     why = f" ({d['cause']})" if d["cause"] else ""
     return f"{side_name(d['side'])} block {d['block']} is eliminated in {d['area']}{why}."
 
 
-def _bombardment(d):
-    text = f"{d['source']} on {d['area']}: {dice(d['rolls'])}; hits on {d['need']}+: {d['hits']}"
+def _bombardment(d: Mapping[str, Any]) -> str:
+    text = f"{d['source']} on {d['area']}: {dice_text(d['dice'])}; hits on {d['need']}+: {d['hits']}"
     if d["hits"]:
         text += f", distributed at random among the {side_name(d['victim'])} blocks there"
     return text + "."
 
 
-def _anti_armor(d):
+def _anti_armor(d: Mapping[str, Any]) -> str:
     return (f"Anti-armor fire in {d['area']}: {side_name(d['side'])} {d['reason']} at {d['target']} rolls "
-            f"{dice([d['die']])}: " + ("a hit." if d["hit"] else "a miss."))
+            f"{dice_text([d['die']])}: " + ("a hit." if d["hit"] else "a miss."))
 
 
-def _interdiction(d):
-    return f"Interdiction in {d['area']}: {dice([d['die']])} (a hit on {d['need']}+): " + \
+def _interdiction(d: Mapping[str, Any]) -> str:
+    return f"Interdiction in {d['area']}: {dice_text([d['die']])} (a hit on {d['need']}+): " + \
         ("a Soviet block loses a step." if d["hit"] else "no effect.")
 
 
-def _reinf_roll(d):
+def _reinf_roll(d: Mapping[str, Any]) -> str:
     if not d["success"]:
-        return f"Soviet reinforcement roll: {dice([d['die']])}: no arrival."
+        return f"Soviet reinforcement roll: {dice_text([d['die']])}: no arrival."
     if d.get("wasted"):
-        return f"Soviet reinforcement roll: {dice([d['die']])}: the {d['brigade']} could land, but no anchor area is free."
-    return f"Soviet reinforcement roll: {dice([d['die']])}: the {d['brigade']} Brigade arrives."
+        return f"Soviet reinforcement roll: {dice_text([d['die']])}: the {d['brigade']} could land, but no anchor area is free."
+    return f"Soviet reinforcement roll: {dice_text([d['die']])}: the {d['brigade']} Brigade arrives."
 
 
-_NARRATORS = {
+_NARRATORS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "phase": _phase, "phase_end": _phase_end, "card_played": _card_played, "moved": _moved,
     "moved_blocks": _moved_blocks, "combat": _combat, "revealed": _revealed, "combat_roll": _roll,
     "casualties": _casualties, "combat_result": _result, "retreat": _retreat, "eliminated": _eliminated,
@@ -171,7 +171,7 @@ _NARRATORS = {
     "retreat_loss": lambda d: f"{side_name(d['side'])} loses a step retreating into {d['destination']} ({d['reason']})"
                               + (", eliminating a block." if d["eliminated"] else "."),
     "retreat_loss_block": lambda d: f"(Your {d['block']} took that loss; now {d['sp']}.)",
-    "block_hit": lambda d: f"(Your {d['block']} is hit by {d['source']}; now {d['sp']}.)",
+    "step_lost": lambda d: f"(Your {d['block']} is hit by {d['source']}; now {d['sp']}.)",
     "returned": lambda d: f"{side_name(d['side'])}: {d['count']} block(s) return from {d['area']} to "
                           f"{', '.join(d['origins'])} (over-stack; not a retreat).",
     "combat_over": lambda d: f"The combat in {d['area']} is over.",
@@ -180,7 +180,7 @@ _NARRATORS = {
                                  + ("destroyed." if d["destroyed"] else "still firing."),
     "battery_destroyed": lambda d: f"The coastal battery in {d['area']} is destroyed.",
     "strike_cancelled": lambda d: f"Fighter Cover turns the Air Strike on {d['area']} away.",
-    "pioneer_roll": lambda d: f"Pioneer {d['asset']} rolls {dice([d['die']])} for its own losses: "
+    "pioneer_roll": lambda d: f"Pioneer {d['asset']} rolls {dice_text([d['die']])} for its own losses: "
                               + ("a step lost." if d["hit"] else "unharmed."),
     "pass": lambda d: f"{side_name(d['side'])} passes: {d['rallied']} exhausted block(s) rally"
                       + (f", discards {', '.join(card_name(c) for c in d['discarded'])}" if d["discarded"] else "")

@@ -4,11 +4,13 @@ and Interdiction (L457).  The losses of a group are assigned by its owner (L404)
 
 from __future__ import annotations
 
-from typing import Any
-
 from moderator.core.errors import IllegalOrder
 from moderator.core.grammar import Order
 from moderator.games.vmt.board import Board, enemy
+from moderator.games.vmt.entering import interdiction_rolls, open_entry_window
+from moderator.games.vmt.state import COMBAT_PROCEDURE, CombatFrame
+
+AFTER_RETREAT = COMBAT_PROCEDURE.after("retreat")
 
 
 def legal_destinations(board: Board, area: str, side: str) -> list[str]:
@@ -58,8 +60,17 @@ def near_sevastopol(board: Board, area: str) -> bool:
     return any(board.geo.areas[n].sevastopol for n in board.geo.neighbours(area))
 
 
-def retreat_options(board: Board, frame: dict[str, Any]) -> list[tuple[str, list[str]]]:
-    side = frame["loser"]
+def losing_side(frame: CombatFrame) -> str:
+    """The side that lost the combat; raises ValueError when nobody did (both wiped out)."""
+    loser = frame.get("loser")
+    if loser is None:
+        raise ValueError(f"nobody lost the combat in {frame['area']}")
+    return loser
+
+
+def retreat_options(board: Board, frame: CombatFrame) -> list[tuple[str, list[str]]]:
+    """RETREAT TO each legal destination with room, labelled with its extra losses (shown after two spaces)."""
+    side = losing_side(frame)
     area = frame["area"]
     out = []
     for destination in legal_destinations(board, area, side):
@@ -82,10 +93,11 @@ def best_destination(board: Board, area: str, side: str, count: int) -> str | No
     return min(choices)[2] if choices else None
 
 
-def apply_retreat(board: Board, frame: dict[str, Any], order: Order) -> None:
-    side = frame["loser"]
+def apply_retreat(board: Board, frame: CombatFrame, order: Order) -> None:
+    """Retreat a group of the loser's blocks (all of them with RETREAT AUTO); raises IllegalOrder."""
+    side = losing_side(frame)
     area = frame["area"]
-    remaining = [b for b in frame["retreating"] if board.is_on_map(b) and board.area_of(b) == area]
+    remaining = [b for b in frame["retreating"] if board.is_in(b, area)]
     if order.form == "auto":
         destination = best_destination(board, area, side, len(remaining))
         if destination is None:
@@ -108,13 +120,11 @@ def apply_retreat(board: Board, frame: dict[str, Any], order: Order) -> None:
     move_group(board, frame, group, area, destination, losses, assets_choice=None)
     frame["retreating"] = [b for b in remaining if b not in group]
     if not [b for b in frame["retreating"] if board.is_on_map(b)]:
-        frame["stage"] = "settle"
+        frame["stage"] = AFTER_RETREAT
 
 
-def move_group(board: Board, frame: dict[str, Any], group: list[str], origin: str, destination: str,
+def move_group(board: Board, frame: CombatFrame, group: list[str], origin: str, destination: str,
                losses: list[str], assets_choice: list[str] | None) -> None:
-    from moderator.games.vmt import fire
-
     side = board.side_of(group[0])
     reasons = penalties(board, origin, destination, side)
     border = board.geo.border(origin, destination)
@@ -142,15 +152,15 @@ def move_group(board: Board, frame: dict[str, Any], group: list[str], origin: st
         if not alive:
             break
         chosen = losses[n] if n < len(losses) and losses[n] in alive else max(alive, key=lambda b: (board.sp(b), b))
-        board.hit_block(chosen, 1, cause=f"retreat: {reason}")
+        board.lose_step(chosen, cause=f"retreat: {reason}")
         board.emit("retreat_loss", side=side, destination=destination, reason=reason,
                    eliminated=not board.is_on_map(chosen))
         board.emit("retreat_loss_block", visible_to=(side,), block=chosen, sp=board.sp(chosen))
     alive = [b for b in group if board.is_on_map(b)]
     if side == "soviet" and alive:
         if board.marker(destination, "interdiction"):
-            fire.interdiction_rolls(board, destination, alive)
-        fire.open_entry_window(board, destination, [b for b in alive if board.is_on_map(b)], attack=False)
+            interdiction_rolls(board, destination, alive)
+        open_entry_window(board, destination, [b for b in alive if board.is_on_map(b)], attack=False)
 
 
 def resolve_duplicate_assets(board: Board, area: str, side: str) -> None:
@@ -161,26 +171,26 @@ def resolve_duplicate_assets(board: Board, area: str, side: str) -> None:
         if len(mine) > 1:
             mine.sort(key=lambda a: (-board.asset(a)["steps"], a))
             for asset_id in mine[1:]:
-                board.asset(asset_id).update(status="eliminated", area=None)
+                board.asset(asset_id).update({"status": "eliminated", "area": None})
                 board.emit("asset_eliminated", asset=asset_id, area=area, cause="two of one type in an area (L234)")
 
 
-def eliminate_unable(board: Board, frame: dict[str, Any], blocks: list[str]) -> None:
+def eliminate_unable(board: Board, frame: CombatFrame, blocks: list[str]) -> None:
     """Blocks with no legal retreat are eliminated, their assets with them for good (L236)."""
     for block in blocks:
         if board.is_on_map(block):
             board.eliminate(block, "no retreat")
     frame["retreating"] = []
-    frame["stage"] = "settle"
+    frame["stage"] = AFTER_RETREAT
 
 
-def retreat_attackers_if_needed(board: Board, frame: dict[str, Any]) -> bool:
+def retreat_attackers_if_needed(board: Board, frame: CombatFrame) -> bool:
     """A beaten attacker goes back the way it came: each block to its own origin (L270)."""
     if frame["loser"] != frame["attacker"]:
         if frame["stage"] == "retreat" and not [b for b in frame["retreating"] if board.is_on_map(b)]:
-            frame["stage"] = "settle"
+            frame["stage"] = AFTER_RETREAT
             return True
-        if frame["stage"] == "retreat" and not legal_destinations(board, frame["area"], frame["loser"]):
+        if frame["stage"] == "retreat" and not legal_destinations(board, frame["area"], losing_side(frame)):
             eliminate_unable(board, frame, frame["retreating"])
             return True
         return False
@@ -188,7 +198,7 @@ def retreat_attackers_if_needed(board: Board, frame: dict[str, Any]) -> bool:
     side = frame["attacker"]
     by_origin: dict[str, list[str]] = {}
     for entry in frame["attackers"]:
-        if board.is_on_map(entry["block"]) and board.area_of(entry["block"]) == area:
+        if board.is_in(entry["block"], area):
             by_origin.setdefault(entry["origin"], []).append(entry["block"])
     assets_left = board.assets_in(area, side)
     for origin, group in sorted(by_origin.items()):
@@ -199,5 +209,5 @@ def retreat_attackers_if_needed(board: Board, frame: dict[str, Any]) -> bool:
             continue
         move_group(board, frame, group, area, origin, [], assets_choice=assets_left)
         assets_left = []
-    frame["stage"] = "settle"
+    frame["stage"] = AFTER_RETREAT
     return True

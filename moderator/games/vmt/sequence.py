@@ -3,94 +3,41 @@ Reinforcements (L406-423); Victory (L425-429)."""
 
 from __future__ import annotations
 
-from typing import Any
-
+from moderator.core.contract import Decision
 from moderator.core.errors import IllegalOrder
 from moderator.core.grammar import Order
-from moderator.games.vmt.board import SIDES, Board, enemy
+from moderator.games.vmt import cardplay, fire
+from moderator.games.vmt.board import SIDES, Board
+from moderator.games.vmt.cards import purge_battery_cards, refill
 from moderator.games.vmt.frames import answered, ask, new_frame, options_as_orders
-
-BATTERY_CARDS = {"axis": "superheavy_artillery", "soviet": "soviet_coastal_artillery"}
-
-
-# ---------------------------------------------------------------- cards in hand
-
-
-def draw(board: Board, side: str) -> str | None:
-    """Draw one card; an empty deck is rebuilt from the discard pile (ruling R-DECK, AMB-B6)."""
-    deck = board.data["decks"][side]
-    if not deck:
-        pile = board.data["discards"][side]
-        if not pile:
-            return None
-        board.data["decks"][side] = board.rng.shuffle(sorted(pile), f"{side} deck rebuilt", stream=f"deck-{side}")
-        board.data["discards"][side] = []
-        deck = board.data["decks"][side]
-        board.emit("deck_rebuilt", side=side, cards=len(deck))
-    card = deck.pop()
-    if board.card_type(card) == BATTERY_CARDS[side] and not board.batteries_left():
-        # Superheavy / Coastal Artillery with no battery left is retired and replaced (L336, L346, L471, L477).
-        board.remove_from_play(card, "no Soviet battery is left")
-        return draw(board, side)
-    board.hand(side).append(card)
-    return card
-
-
-def refill(board: Board, side: str) -> None:
-    """Fill a hand up to 8 (Axis) or 6 (Soviet) cards (L106, L146, L150)."""
-    size = board.scenario.meta.hand_size[side]
-    drawn = 0
-    while len(board.hand(side)) < size:
-        if draw(board, side) is None:
-            break
-        drawn += 1
-    if drawn:
-        board.emit("drew", side=side, count=drawn)
-        board.emit("drew_cards", visible_to=(side,), side=side,
-                   cards=[board.card_type(c) for c in board.hand(side)[-drawn:]])
-
-
-def purge_battery_cards(board: Board) -> None:
-    """Once the last battery falls, held Superheavy/Coastal cards leave play and are replaced (L336, L346)."""
-    if board.batteries_left():
-        return
-    for side in SIDES:
-        for card in list(board.hand(side)):
-            if board.card_type(card) == BATTERY_CARDS[side]:
-                board.hand(side).remove(card)
-                board.remove_from_play(card, "the last Soviet battery is destroyed")
-                draw(board, side)
-
+from moderator.games.vmt.scenario import ReinforcementGroup
+from moderator.games.vmt.state import PHASE_STEPS, GameResult, PhaseFrame
 
 # ---------------------------------------------------------------- the action phase
 
 
 def start_phase(board: Board, side: str) -> None:
+    """A side's action phase begins (L138, L148)."""
     board.data["phase_side"] = side
-    board.push(new_frame(board, "phase", side=side, stage="start", played=False, bombardment=False,
-                         placing=[], air_window=False))
+    phase: PhaseFrame = new_frame(board, "phase", side=side, stage=PHASE_STEPS.first, played=False,
+                                  bombardment=False, placing=[], air_window=False)
+    board.push(phase)
 
 
 def open_card_play(board: Board, side: str, bombardment: bool) -> None:
     """The card plays of the Initial Bombardment (L128) reuse the action phase's card decision."""
-    board.push(new_frame(board, "phase", side=side, stage="cards", played=False, bombardment=bombardment,
-                         placing=[], air_window=False))
-
-
-def phase_frame(board: Board) -> dict[str, Any] | None:
-    for frame in reversed(board.stack):
-        if frame["kind"] == "phase":
-            return frame
-    return None
+    plays: PhaseFrame = new_frame(board, "phase", side=side, stage="cards", played=False, bombardment=bombardment,
+                                  placing=[], air_window=False)
+    board.push(plays)
 
 
 class Phase:
-    def decisions(self, board, frame):
-        from moderator.games.vmt import cardplay, fire
+    """The handler of an action phase: reinforcements first, then cards one at a time, or a pass."""
 
+    def decisions(self, board: Board, frame: PhaseFrame) -> list[Decision]:
         side = frame["side"]
         if frame["stage"] == "reinforce":
-            group = next_axis_group(board)
+            group = axis_group_due(board)
             return [ask(frame, "axis", "reinforce",
                         f"Reinforcements (L423): take the {group.name} ({', '.join(group.blocks)}) for "
                         f"{group.vp_cost} VP now, before any card?", ["REINFORCE NONE", "REINFORCE NEXT"],
@@ -106,18 +53,16 @@ class Phase:
             return [cardplay.card_decision(board, frame)]
         return []
 
-    def legal(self, board, frame, decision):
+    def legal(self, board: Board, frame: PhaseFrame, decision: Decision) -> list[Order]:
         return options_as_orders(board, decision)
 
-    def apply(self, board, frame, decision, order: Order):
-        from moderator.games.vmt import cardplay, fire
-
+    def apply(self, board: Board, frame: PhaseFrame, decision: Decision, order: Order) -> None:
         side = frame["side"]
         if decision.kind == "reinforce":
             if order.get("what") == "NEXT":
                 take_axis_group(board, frame)
             else:
-                frame["stage"] = "cards"
+                frame["stage"] = "cards"  # no group, nothing to place
         elif decision.kind == "place":
             block = frame["placing"][0]
             if str(order.get("block")) != block:
@@ -132,15 +77,15 @@ class Phase:
                 board.take_control(area, side)
             frame["placing"].pop(0)
             if not frame["placing"]:
-                frame["stage"] = "cards"
+                frame["stage"] = PHASE_STEPS.after("place")
         elif decision.kind == "air":
             frame["air_window"] = False
-            fire.apply_air(board, decision, order, window="between")
+            fire.apply_air(board, order)
         elif decision.kind == "card":
-            cardplay.apply_card(board, frame, order)
+            answer_card_decision(board, frame, order)
         answered(frame)
 
-    def step(self, board, frame):
+    def step(self, board: Board, frame: PhaseFrame) -> bool:
         if frame["stage"] != "start":
             return False
         side = frame["side"]
@@ -157,7 +102,21 @@ class Phase:
         return True
 
 
-def end_phase(board: Board, frame: dict[str, Any], passed: bool) -> None:
+def answer_card_decision(board: Board, frame: PhaseFrame, order: Order) -> None:
+    """END closes the phase (or the bombardment's plays), PASS passes it (L144), any other answer plays a card."""
+    if order.form == "end":
+        if not frame["played"] and not frame["bombardment"]:
+            raise IllegalOrder("you have not played a card this phase: PASS instead (L144)")
+        end_phase(board, frame, passed=False)
+    elif order.form == "pass":
+        if frame["bombardment"]:
+            raise IllegalOrder("the Initial Bombardment has no Pass: play bombardment cards or END")
+        pass_phase(board, frame, order)
+    else:
+        cardplay.play_card(board, frame, order)
+
+
+def end_phase(board: Board, frame: PhaseFrame, passed: bool) -> None:
     """After each phase BOTH players refill (L146, L150); after the Soviet phase the turn ends (L154)."""
     side = frame["side"]
     board.pop()
@@ -194,13 +153,16 @@ def end_turn(board: Board) -> None:
 
 
 def finish(board: Board, winner: str | None, reason: str) -> None:
-    board.data["result"] = {"winner": winner, "reason": reason, "axis_vp": board.vp("axis"),
-                            "soviet_vp": board.vp("soviet"), "turn": board.turn}
+    """The game is over: the result, and no frame left to play (L427)."""
+    result: GameResult = {"winner": winner, "reason": reason, "axis_vp": board.vp("axis"),
+                          "soviet_vp": board.vp("soviet"), "turn": board.turn}
+    board.data["result"] = result
     board.data["stack"] = []
-    board.emit("game_over", **board.data["result"])
+    board.emit("game_over", winner=result["winner"], reason=result["reason"], axis_vp=result["axis_vp"],
+               soviet_vp=result["soviet_vp"], turn=result["turn"])
 
 
-def pass_phase(board: Board, frame: dict[str, Any], order: Order) -> None:
+def pass_phase(board: Board, frame: PhaseFrame, order: Order) -> None:
     """Pass (L144, L324): play nothing; discard any cards; rally every exhausted block; withdraw assets."""
     side = frame["side"]
     if frame["played"]:
@@ -217,7 +179,7 @@ def pass_phase(board: Board, frame: dict[str, Any], order: Order) -> None:
         asset = board.data["assets"].get(asset_id)
         if asset is None or asset["side"] != side or asset["status"] != "map":
             raise IllegalOrder(f"{asset_id} is not one of your assets on the map")
-        asset.update(status="pool", area=None, steps=2)  # back on its 2-step side (L144, L230)
+        asset.update({"status": "pool", "area": None, "steps": 2})  # back on its 2-step side (L144, L230)
         withdrawn.append(asset_id)
     board.emit("pass", side=side, discarded=[board.card_type(c) for c in taken], rallied=len(rallied),
                withdrawn=withdrawn)
@@ -227,7 +189,7 @@ def pass_phase(board: Board, frame: dict[str, Any], order: Order) -> None:
 # ---------------------------------------------------------------- reinforcements (L406-423)
 
 
-def soviet_reinforcement_roll(board: Board, frame: dict[str, Any]) -> None:
+def soviet_reinforcement_roll(board: Board, frame: PhaseFrame) -> None:
     """From turn 2 the Soviet rolls 1d6 at the start of the phase; 1-2 brings the next brigade (L414)."""
     groups = board.scenario.reinforcement_groups("soviet")
     index = board.data["reinforcements"]["soviet"]
@@ -250,7 +212,15 @@ def soviet_reinforcement_roll(board: Board, frame: dict[str, Any]) -> None:
     frame["stage"] = "place"
 
 
-def next_axis_group(board: Board):
+def axis_group_due(board: Board) -> ReinforcementGroup:
+    """The Axis group the reinforce stage offers; raises ValueError when none is left."""
+    group = next_axis_group(board)
+    if group is None:
+        raise ValueError("no Axis reinforcement group is left")
+    return group
+
+
+def next_axis_group(board: Board) -> ReinforcementGroup | None:
     groups = board.scenario.reinforcement_groups("axis")
     index = board.data["reinforcements"]["axis"]
     return groups[index] if index < len(groups) else None
@@ -263,7 +233,7 @@ def axis_group_fits(board: Board) -> bool:
     return group is not None and room >= len(group.blocks)
 
 
-def take_axis_group(board: Board, frame: dict[str, Any]) -> None:
+def take_axis_group(board: Board, frame: PhaseFrame) -> None:
     """The next group, in the fixed order, for its VP cost subtracted at once (L418-423, L112)."""
     if frame["played"]:
         raise IllegalOrder("reinforcements come before any card is played (L423)")
@@ -275,7 +245,7 @@ def take_axis_group(board: Board, frame: dict[str, Any]) -> None:
     board.data["vp_paid"] += group.vp_cost
     board.emit("axis_reinforcement", group=group.id, name=group.name, blocks=list(group.blocks), vp=group.vp_cost)
     frame["placing"] = list(group.blocks)
-    frame["stage"] = "place"
+    frame["stage"] = PHASE_STEPS.after("reinforce")
 
 
 def reinforcement_areas(board: Board, side: str, block: str) -> list[str]:

@@ -6,22 +6,26 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from moderator.core.contract import Decision
 from moderator.core.errors import IllegalOrder
 from moderator.core.grammar import Order
 from moderator.core.rng import Rng
-from moderator.games.vmt.board import SIDES, Board, enemy
+from moderator.games.vmt.board import SIDES, Board
+from moderator.games.vmt.cards import BOMBARDMENT_CARDS, draw, refill
 from moderator.games.vmt.frames import answered, ask, new_frame, options_as_orders
 from moderator.games.vmt.scenario import Scenario
+from moderator.games.vmt.sequence import open_card_play, start_phase
+from moderator.games.vmt.state import (BOMBARDMENT_STEPS, AssetRecord, BlockRecord, BlockStatus, BombardFrame,
+                                       SetupFrame, VmtState)
 
-BOMBARDMENT_CARDS = ("air_strike", "heavy_artillery", "superheavy_artillery")  # L124, L128
 ASSET_TYPES = ("pz3", "stug", "t26", "axis_pioneer", "soviet_pioneer")
 LETTERS = "ABCDEFGHIJ"
 
 
-def asset_ids(scenario: Scenario) -> dict[str, dict[str, Any]]:
+def asset_ids(scenario: Scenario) -> dict[str, AssetRecord]:
     """One record per Armor and Pioneer counter of the countersheet (L236: 2 steps each)."""
     prefixes = {"pz3": "PZ3", "stug": "STUG", "t26": "T26", "axis_pioneer": "APIO", "soviet_pioneer": "SPIO"}
-    assets = {}
+    assets: dict[str, AssetRecord] = {}
     for counter in scenario.counters:
         if counter.id not in ASSET_TYPES:
             continue
@@ -33,17 +37,12 @@ def asset_ids(scenario: Scenario) -> dict[str, dict[str, Any]]:
     return assets
 
 
-def marker_limit(scenario: Scenario, kind: str) -> int:
-    """How many AT, Minefield, Bunker and Interdiction markers the countersheet supplies (L246, L457)."""
-    return scenario.counter(kind).count
-
-
-def initial_state(scenario: Scenario, options: dict[str, Any], rng: Rng) -> dict[str, Any]:
+def initial_state(scenario: Scenario, options: dict[str, Any], rng: Rng) -> VmtState:
     """Everything on and off the map before play (L97-106)."""
-    blocks = {}
+    blocks: dict[str, BlockRecord] = {}
     positions = scenario.setup_positions() if options.get("setup", "historical") == "historical" else {}
     for block in scenario.blocks:
-        status = "reinforcement" if block.reinforcement else "waiting"
+        status: BlockStatus = "reinforcement" if block.reinforcement else "waiting"
         area = None
         if block.id in positions:
             status, area = "map", positions[block.id]
@@ -60,7 +59,7 @@ def initial_state(scenario: Scenario, options: dict[str, Any], rng: Rng) -> dict
             ids.append(card_id)
         # Both decks are shuffled (L106); the shuffle is a verifiable draw sequence.
         decks[side] = rng.shuffle(ids, f"{side} deck", stream=f"deck-{side}")
-    data = {
+    data: VmtState = {
         "version": 1, "scenario": scenario.meta.name, "options": dict(options), "turn": 1, "next_id": 0,
         "blocks": blocks, "control": {a.id: a.initial_control for a in scenario.map.areas},
         "trench_disabled": [], "batteries_destroyed": [], "markers": {}, "assets": asset_ids(scenario),
@@ -73,8 +72,6 @@ def initial_state(scenario: Scenario, options: dict[str, Any], rng: Rng) -> dict
 
 def deal(board: Board) -> None:
     """Both players draw their full hands: 8 for the Axis, 6 for the Soviet (L106)."""
-    from moderator.games.vmt.sequence import refill
-
     for side in SIDES:
         refill(board, side)
 
@@ -86,7 +83,7 @@ class FreeSetup:
     """Each side places its blocks face down; a commitment is published when a side files, and
     both set-ups are revealed together (L100; DESIGN §5 on committed secrets)."""
 
-    def decisions(self, board, frame):
+    def decisions(self, board: Board, frame: SetupFrame) -> list[Decision]:
         out = []
         for side in SIDES:
             if side in frame["filed"]:
@@ -104,10 +101,10 @@ class FreeSetup:
             out.append(ask(frame, side, "setup", prompt, options, default, secret=True, deadline="setup"))
         return out
 
-    def legal(self, board, frame, decision):
+    def legal(self, board: Board, frame: SetupFrame, decision: Decision) -> list[Order]:
         return options_as_orders(board, decision)
 
-    def apply(self, board, frame, decision, order: Order):
+    def apply(self, board: Board, frame: SetupFrame, decision: Decision, order: Order) -> None:
         side = decision.role
         placed = frame["placements"][side]
         if order.form == "place":
@@ -131,7 +128,7 @@ class FreeSetup:
             missing = [b for b in _setup_blocks(board, side) if b not in placed]
             if missing:
                 raise IllegalOrder(f"{len(missing)} block(s) are not placed yet, e.g. {missing[0]}")
-            salt = f"{board.rng.below(2**64, stream='commit', purpose=f'{side} set-up salt').value:016x}"
+            salt = f"{board.random_below(2**64, stream='commit', purpose=f'{side} set-up salt'):016x}"
             text = canonical_setup(placed) + "|" + salt
             digest = hashlib.sha256(text.encode()).hexdigest()
             frame["filed"].append(side)
@@ -140,7 +137,7 @@ class FreeSetup:
             board.emit("setup_filed", side=side, commitment=digest)
         answered(frame)
 
-    def step(self, board, frame):
+    def step(self, board: Board, frame: SetupFrame) -> bool:
         if len(frame["filed"]) < 2:
             return False
         for side in SIDES:
@@ -165,7 +162,7 @@ def _setup_blocks(board: Board, side: str) -> list[str]:
     return [b for b, x in board.data["blocks"].items() if x["side"] == side and x["status"] == "waiting"]
 
 
-def legal_setup_areas(board: Board, frame: dict[str, Any], side: str, block: str) -> list[str]:
+def legal_setup_areas(board: Board, frame: SetupFrame, side: str, block: str) -> list[str]:
     placed = frame["placements"][side]
     counts: dict[str, int] = {}
     for other, area in placed.items():
@@ -179,26 +176,21 @@ def canonical_setup(placements: dict[str, str]) -> str:
     return ";".join(f"{block}={area}" for block, area in sorted(placements.items()))
 
 
-def _any_lexicon(board: Board):
-    from moderator.games.vmt.views import lexicon_for
-
-    return lexicon_for(board, None)
-
-
 # ---------------------------------------------------------------- initial bombardment (L122-136)
 
 
 def start_bombardment(board: Board) -> None:
-    from moderator.games.vmt.sequence import start_phase
-
     if board.scenario.meta.initial_bombardment and board.options.get("initial_bombardment", True):
-        board.push(new_frame(board, "bombard", stage="discard", pile=[]))
+        bombard: BombardFrame = new_frame(board, "bombard", stage=BOMBARDMENT_STEPS.first, pile=[])
+        board.push(bombard)
     else:
         start_phase(board, "axis")
 
 
 class Bombardment:
-    def decisions(self, board, frame):
+    """The handler of the Initial Bombardment: a) the discard is asked, c) the plays are a phase frame above it."""
+
+    def decisions(self, board: Board, frame: BombardFrame) -> list[Decision]:
         if frame["stage"] == "discard":
             hand = [t for t in board.hand_types("axis") if t not in BOMBARDMENT_CARDS]
             options = ["DISCARD NONE"] + [f"DISCARD {t.upper()}" for t in dict.fromkeys(hand)]
@@ -207,12 +199,10 @@ class Bombardment:
                         "you draw as many.", options, "DISCARD NONE")]
         return []
 
-    def legal(self, board, frame, decision):
+    def legal(self, board: Board, frame: BombardFrame, decision: Decision) -> list[Order]:
         return options_as_orders(board, decision)
 
-    def apply(self, board, frame, decision, order):
-        from moderator.games.vmt.sequence import draw
-
+    def apply(self, board: Board, frame: BombardFrame, decision: Decision, order: Order) -> None:
         cards = [] if order.form == "none" else [str(c).lower() for c in order.values("cards")]
         for card_type in cards:
             if card_type in BOMBARDMENT_CARDS:
@@ -225,30 +215,26 @@ class Bombardment:
         board.emit("bombard_discard", cards=[board.card_type(c) for c in taken])
         for _ in taken:
             draw(board, "axis")  # b) draw as many as discarded
-        frame["stage"] = "play"
+        frame["stage"] = BOMBARDMENT_STEPS.after("discard")
         answered(frame)
         # c) the plays: an action-phase-like frame that only takes bombardment cards
-        from moderator.games.vmt.sequence import open_card_play
-
         open_card_play(board, "axis", bombardment=True)
 
-    def step(self, board, frame):
+    def step(self, board: Board, frame: BombardFrame) -> bool:
         if frame["stage"] == "play" and board.top() is frame:  # the plays of c) are over
             finish_bombardment(board, frame)
             return True
         return False
 
 
-def finish_bombardment(board: Board, frame: dict[str, Any]) -> None:
+def finish_bombardment(board: Board, frame: BombardFrame) -> None:
     """d) the discarded and played cards go back into the deck, reshuffled; e) refill to 8."""
-    from moderator.games.vmt.sequence import refill, start_phase
-
     # The Axis discard pile is empty before the bombardment, so it now holds exactly the cards
     # discarded in a) and played in c) (cards removed from play are not in it).
     back = list(board.data["discards"]["axis"])
     board.data["discards"]["axis"] = []
     deck = board.data["decks"]["axis"] + back
-    board.data["decks"]["axis"] = board.rng.shuffle(sorted(deck), "Initial Bombardment reshuffle", stream="deck-axis")
+    board.data["decks"]["axis"] = board.shuffle(sorted(deck), "Initial Bombardment reshuffle", stream="deck-axis")
     board.emit("bombard_reshuffle", cards=len(back))
     refill(board, "axis")
     board.pop()

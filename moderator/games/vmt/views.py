@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from moderator.core.contract import OBSERVER, REFEREE
-from moderator.core.grammar import Lexicon
-from moderator.games.vmt.board import SIDES, Board, enemy
+from moderator.core.contract import REFEREE
+from moderator.games.vmt.board import SIDES, Board
+from moderator.games.vmt.combat import combat_blocks
+from moderator.games.vmt.lexicon import lexicon_for as lexicon_for  # the engine takes a role's lexicon here
 
 
 def build_view(board: Board, role: str) -> dict[str, Any]:
@@ -88,8 +89,6 @@ def _reinforcement_boxes(board: Board) -> dict[str, list[dict[str, Any]]]:
 def _current_combat(board: Board, side: str | None, everything: bool) -> dict[str, Any] | None:
     for frame in reversed(board.stack):
         if frame["kind"] == "combat":
-            from moderator.games.vmt.combat import combat_blocks
-
             info = {"area": frame["area"], "attacker": frame["attacker"], "defender": frame["defender"],
                     "attackers": len(combat_blocks(board, frame, frame["attacker"])),
                     "defenders": len(combat_blocks(board, frame, frame["defender"])),
@@ -101,49 +100,3 @@ def _current_combat(board: Board, side: str | None, everything: bool) -> dict[st
                         info[f"{s}_cards"] = [board.card_type(c) for c in frame["cards"][s]]
             return info
     return None
-
-
-def lexicon_for(board: Board, role: str | None) -> Lexicon:
-    """The names a role may use in orders: every area, its own blocks, divisions, cards and assets.
-
-    Cached on the scenario object (never by its id, which a later scenario may reuse): it changes
-    only when an asset enters or leaves a pool (the bare type names follow the pool), so the key is
-    the role and the pool contents.
-    """
-    sides = SIDES if role not in SIDES else (role,)
-    pool = tuple(sorted(a for a, x in board.data["assets"].items() if x["status"] == "pool" and x["side"] in sides))
-    key = (role, pool)
-    lexicons: dict[tuple, Lexicon] = board.scenario.memo("lexicons", lambda _: {})
-    cached = lexicons.get(key)
-    if cached is None:
-        if len(lexicons) > 256:
-            lexicons.clear()
-        cached = lexicons[key] = _build_lexicon(board, role)
-    return cached
-
-
-def _build_lexicon(board: Board, role: str | None) -> Lexicon:
-    lexicon = Lexicon()
-    scenario = board.scenario
-    for area in scenario.map.areas:
-        lexicon.add("area", area.id, area.aliases)
-    sides = SIDES if role not in SIDES else (role,)
-    for block in scenario.blocks:
-        if block.side in sides:
-            lexicon.add("block", block.id, block.aliases)
-    for division in scenario.divisions:
-        if division.side in sides:
-            lexicon.add("division", division.id)
-    for card in scenario.card_types:
-        if any(s in sides for s in card.sides):
-            lexicon.add("card", card.id.upper(), tuple(a.upper() for a in card.aliases))
-    by_type: dict[str, str] = {}
-    for asset_id, asset in sorted(board.data["assets"].items()):
-        if asset["side"] in sides:
-            aliases = []
-            # The bare type name ("STUG") stands for the first counter of that type in the pool.
-            if asset["status"] == "pool" and asset["type"] not in by_type:
-                by_type[asset["type"]] = asset_id
-                aliases.append(asset["type"].upper())
-            lexicon.add("asset", asset_id, aliases)
-    return lexicon

@@ -263,7 +263,7 @@ def test_air_strike_attack_3d6_hits_on_5_or_6_at_random_among_soviet_blocks():
     strike = pos.last("bombardment")
     assert (strike["source"], strike["need"], strike["hits"]) == ("Air Strike", 5, 2)
     assert total_sp(pos, "7NI", "8NI") == 7 - 2
-    assert len(pos.kinds("block_hit")) == 2
+    assert len(pos.kinds("step_lost")) == 2
     assert pos.cards("axis", "discards") == ["air_strike"]
 
 
@@ -559,7 +559,7 @@ def test_heavy_artillery_4d6_hits_on_5_or_6_at_random():
     pos.phase("axis")
     pos.order("axis", "PLAY HEAVY_ARTILLERY C05", dice=[5, 6, 4, 1])
     shot = pos.last("bombardment")
-    assert (shot["source"], len(shot["rolls"]), shot["need"], shot["hits"]) == ("Heavy Artillery", 4, 5, 2)
+    assert (shot["source"], len(shot["dice"]), shot["need"], shot["hits"]) == ("Heavy Artillery", 4, 5, 2)
     assert total_sp(pos, "7NI", "8NI") == 5
     assert pos.cards("axis", "discards") == ["heavy_artillery"]
 
@@ -637,7 +637,7 @@ def test_superheavy_hits_beyond_the_soviet_steps_are_lost():
     pos.phase("axis")
     pos.order("axis", "PLAY SUPERHEAVY_ARTILLERY A07", dice=[6, 6, 6])
     assert pos.where("3NI") is None and "A07" in pos.state["batteries_destroyed"]
-    assert len(pos.kinds("block_hit")) == 1
+    assert len(pos.kinds("step_lost")) == 1
     pos = Position().clear()
     pos.place("A04: 50/121 | C03: 7NI")
     pos.hand("axis", "superheavy_artillery")
@@ -724,7 +724,7 @@ def test_coastal_artillery_2d6_hits_on_5_or_6_even_in_axis_trenches():
     pos.phase("soviet")
     pos.order("soviet", "PLAY SOVIET_COASTAL_ARTILLERY A02", dice=[5, 6])
     shot = pos.last("bombardment")
-    assert (shot["source"], len(shot["rolls"]), shot["need"], shot["hits"]) == ("Coastal Artillery", 2, 5, 2)
+    assert (shot["source"], len(shot["dice"]), shot["need"], shot["hits"]) == ("Coastal Artillery", 2, 5, 2)
     assert total_sp(pos, "50/121", "50/122") == 6
 
 
@@ -785,7 +785,7 @@ def test_soviet_field_artillery_3d6_anywhere_hits_on_5_or_6():
     pos.phase("soviet")
     pos.order("soviet", "PLAY SOVIET_FIELD_ARTILLERY B11", dice=[5, 6, 1])
     shot = pos.last("bombardment")
-    assert (shot["source"], len(shot["rolls"]), shot["need"], shot["hits"]) == ("Field Artillery", 3, 5, 2)
+    assert (shot["source"], len(shot["dice"]), shot["need"], shot["hits"]) == ("Field Artillery", 3, 5, 2)
     assert total_sp(pos, "50/121", "50/122") == 6
     pos.order("soviet", "PLAY SOVIET_FIELD_ARTILLERY A08", dice=[5, 1, 1])
     assert pos.last("bombardment")["need"] == 5 and pos.sp("24/31") == 3
