@@ -50,9 +50,9 @@ def resolve_action(board: Board, chit_id: str) -> None:
 
 def roll_event(board: Board) -> None:
     dice = [board.d6("random event"), board.d6("random event")]
-    roll = dice[0].value + dice[1].value
-    event = board.s.random_event(roll)
-    board.emit("random_event", dice=[d.to_json() for d in dice], roll=roll, name=event.name, text=event.text,
+    total = dice[0].value + dice[1].value
+    event = board.s.random_event(total)
+    board.emit("random_event", dice=[d.to_json() for d in dice], total=total, name=event.name, text=event.text,
                effect=event.effect)
     if event.effect == "barrage" and event.side:
         start_barrages(board, event.side, event.amount or 1, "event")
@@ -224,7 +224,7 @@ class FreeMove:
                    and in_range(board, hq, u) and not board.is_hq(u)]
             extra = [str(u) for u in order.values("units")]
             for uid in extra:
-                if uid in own or board.side_of(uid) != "soviet" or not board.on_map(uid) or board.is_hq(uid) \
+                if uid in own or board.side_of(uid) != "soviet" or not board.is_on_map(uid) or board.is_hq(uid) \
                         or not in_range(board, hq, uid):
                     board.fail(f"{board.unit(uid).name} cannot join: three other units within the HQ's range (2.5.4A)")
             if len(extra) > act.ATTACHMENTS:
@@ -236,7 +236,7 @@ class FreeMove:
             if len(movers) > act.ATTACHMENTS:
                 board.fail("at most three units (2.5.4A)")
             for uid in movers:
-                if board.side_of(uid) != "soviet" or not board.on_map(uid):
+                if board.side_of(uid) != "soviet" or not board.is_on_map(uid):
                     board.fail(f"{board.unit(uid).name} is not a Soviet unit on the map")
                 if board.is_hq(uid):  # ruling N-25: "three Soviet combat units anywhere", no HQ
                     board.fail(f"{board.unit(uid).name} is an HQ: a Free Move without an HQ moves three combat "
@@ -275,7 +275,7 @@ def return_hq(board: Board, uid: str) -> str | None:
     unit = board.unit(uid)
     candidates: list[str] = []
     formation = board.s.formation(unit.formation) if unit.formation and unit.formation != "IND" else None
-    if formation and formation.hq and board.on_map(formation.hq):
+    if formation and formation.hq and board.is_on_map(formation.hq):
         candidates = [formation.hq]
     else:
         parent = formation.parent if formation else None
@@ -334,7 +334,7 @@ class Rebuild:
     def _auto(self, board: Board) -> None:
         """Deadline answer: flip reduced units first (strongest defence), then the lower PD marker."""
         while board.data["rp"] > 0:
-            units = [u for u in rebuildable(board) if board.on_map(u)]
+            units = [u for u in rebuildable(board) if board.is_on_map(u)]
             if units:
                 self._rebuild(board, min(units, key=lambda u: (-board.unit(u).full.defense, u)))
                 continue

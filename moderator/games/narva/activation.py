@@ -34,12 +34,12 @@ def start_activation(board: Board, side: str, mode: str, *, chit: str | None = N
 
 def movable(board: Board, frame: dict[str, Any]) -> list[str]:
     pinned = {u for units in board.data["pinned"].values() for u in units}
-    return [u for u in frame["movers"] if board.on_map(u) and u not in frame["moved"] and u not in pinned]
+    return [u for u in frame["movers"] if board.is_on_map(u) and u not in frame["moved"] and u not in pinned]
 
 
 def attackers_available(board: Board, frame: dict[str, Any]) -> list[str]:
     pinned = {u for units in board.data["pinned"].values() for u in units}
-    return [u for u in frame["fighters"] if board.on_map(u) and board.is_combat(u) and u not in frame["attacked"]
+    return [u for u in frame["fighters"] if board.is_on_map(u) and board.is_combat(u) and u not in frame["attacked"]
             and u not in pinned]
 
 

@@ -59,7 +59,7 @@ class Advance:
         target = frame["target"]
         out = []
         for uid in frame["units"]:
-            if uid in frame["moved"] or not board.on_map(uid):
+            if uid in frame["moved"] or not board.is_on_map(uid):
                 continue
             origin = board.hex_of(uid)
             if origin != frame["origins"].get(uid):

@@ -75,9 +75,7 @@ def resolve(board: Board, frame: dict[str, Any], hex_id: str) -> None:
     if frame["source"] == "coastal" and cell.defender_retreat:
         # 8.6C: a retreat result (Dr1) destroys the landing brigade (ruling N-30)
         for uid in board.combat_units_at(hex_id):
-            board.remove(uid)
-            board.emit("step_lost", unit=uid, hex=hex_id, result="eliminated",
-                       why="coastal barrage on the landing (8.6C)")
+            board.eliminate(uid, "coastal barrage on the landing (8.6C)")
         return
     # pushed in reverse: losses run first, then the retreat (rulings N-35, N-46: losses, then retreat)
     push_retreat(board, target_side, defenders, hex_id, outcome["retreat"], f"barrage on {hex_id}",

@@ -100,7 +100,7 @@ class Board(FrameStack):
     def side_of(self, uid: str) -> str:
         return self._unit_index[uid].side
 
-    def on_map(self, uid: str) -> bool:
+    def is_on_map(self, uid: str) -> bool:
         return self.data["units"][uid]["where"] == "map"
 
     def is_reduced(self, uid: str) -> bool:
@@ -219,9 +219,14 @@ class Board(FrameStack):
             st["reduced"] = True
             self.emit("step_lost", unit=uid, hex=hex_id, result="reduced", why=why)
             return "reduced"
+        self.eliminate(uid, why)
+        return "eliminated"
+
+    def eliminate(self, uid: str, why: str) -> None:
+        """Take the unit out of play whatever its steps (7.2B-C, 8.6C), told as the step that ended it."""
+        hex_id = self.hex_of(uid)
         self.remove(uid)
         self.emit("step_lost", unit=uid, hex=hex_id, result="eliminated", why=why)
-        return "eliminated"
 
     # ------------------------------------------------------------------ zones of control (5.0)
 

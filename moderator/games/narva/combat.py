@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from moderator.core.frames import new_frame
+from moderator.core.rng import Die
 from moderator.games.narva.board import Board, enemy
 from moderator.games.narva.losses import push_losses
 from moderator.games.narva.retreat import push_retreat
@@ -132,10 +133,11 @@ def compute_odds(board: Board, side: str, attackers: list[str], target: str, air
     return odds
 
 
-def combat_die(board: Board, side: str, purpose: str) -> tuple[Any, int]:
+def combat_die(board: Board, side: str, purpose: str) -> tuple[Die, int]:
+    """The combat die and the modified total read on the CRT (14.10B: +1 to Soviet rolls on Turn 1)."""
     die = board.d6(purpose)
     modifier = board.s.meta.first_turn.soviet_combat_modifier if (side == "soviet" and board.turn == 1) else 0
-    return die, die.value + modifier  # 14.10B: +1 to Soviet combat rolls on Turn 1
+    return die, die.value + modifier
 
 
 def start_combat(board: Board, side: str, target: str, attackers: list[str], air: dict[str, str],
@@ -204,7 +206,7 @@ class Combat:
         if stage == "resolve":
             return self._resolve(board, frame)
         result = frame["result"]
-        attackers = [u for u in frame["attackers"] if board.on_map(u)]
+        attackers = [u for u in frame["attackers"] if board.is_on_map(u)]
         if stage == "defender_losses":
             frame["stage"] = "defender_retreat"
             push_losses(board, defender, [u for u in frame["defenders"] if board.hex_of(u) == target],
@@ -274,8 +276,8 @@ class Combat:
             return True
         board.data["last_combat_cancelled"] = False
         self._air_to_base(board, frame["air"])  # after the cancellation test: N-54, unused air goes back
-        die, roll = combat_die(board, side, f"combat {target}")
-        cell = board.s.crt_result(side, odds.column, roll)
+        die, total = combat_die(board, side, f"combat {target}")
+        cell = board.s.crt_result(side, odds.column, total)
         attacker_losses = cell.attacker_steps
         attacker_retreat = cell.attacker_retreat
         notes = []
@@ -294,7 +296,7 @@ class Combat:
         defender = defender_result(board, target, cell.defender_steps, cell.defender_retreat, barrage=False)
         frame["result"] = {"defender": defender, "attacker": {"losses": attacker_losses, "retreat": attacker_retreat}}
         board.emit("combat", side=side, target=target, column=odds.column,
-                   odds=odds_label(board, side, odds.column), die=die.to_json(), roll=roll, result=cell.code,
+                   odds=odds_label(board, side, odds.column), die=die.to_json(), total=total, result=cell.code,
                    defender_after=defender, attacker_after={"losses": attacker_losses, "retreat": attacker_retreat,
                                                              "notes": notes}, **reveal)
         board.remember("combat", side=side, hex=target, result=cell.code,

@@ -92,14 +92,14 @@ def eligible_hqs(board: Board, frame: dict[str, Any]) -> list[str]:
     if side == "german":
         out = []
         for hq in group.hqs:
-            if not board.on_map(hq) or hq == last:
+            if not board.is_on_map(hq) or hq == last:
                 continue  # 4.1.2A: not twice in a row
             if "strachwitz" in board.unit(hq).special and board.data["strachwitz_used"]:
                 continue  # 4.2.3D: once per turn
             out.append(hq)
         return out
     army = group.hqs[0]
-    if not board.on_map(army):
+    if not board.is_on_map(army):
         return []
     reach = board.unit(army).command_range or 0
     army_formation = board.unit(army).formation
@@ -231,7 +231,7 @@ class CommandActivation(act.Moves):
             if side != "soviet":
                 board.fail("only a Soviet Army HQ may relocate (4.1.3)")
             army = board.s.command_group(frame["chit_group"]).hqs[0]
-            if not board.on_map(army):
+            if not board.is_on_map(army):
                 board.fail("this army's HQ is not on the map")
             target = str(order.get("hex"))
             legal = relocation_hexes(board, army)
@@ -316,7 +316,7 @@ class CommandActivation(act.Moves):
                 board.fail(f"at most {act.AGN_EXTRAS} extra units (2.4.2B)")
             pinned = {u for hex_units in board.data["pinned"].values() for u in hex_units}
             for uid in extras:
-                if board.side_of(uid) != frame["side"] or not board.on_map(uid) or board.is_hq(uid) \
+                if board.side_of(uid) != frame["side"] or not board.is_on_map(uid) or board.is_hq(uid) \
                         or uid in frame["movers"] or uid in units:
                     board.fail(f"{board.unit(uid).name} cannot be an extra unit (2.4.2B: other combat units on the map)")
                 if uid in pinned:
@@ -343,7 +343,7 @@ class CommandActivation(act.Moves):
 
     def step(self, board: Board, frame: dict[str, Any]) -> bool:
         stage = frame["stage"]
-        if stage == "hq" and frame["side"] == "soviet" and not board.on_map(
+        if stage == "hq" and frame["side"] == "soviet" and not board.is_on_map(
                 board.s.command_group(frame["chit_group"]).hqs[0]):
             board.emit("activation_passed", side=frame["side"], chit=frame["chit"],
                        reason="the Army HQ is not on the map (ruling N-45)")

@@ -25,7 +25,7 @@ def push_losses(board: Board, side: str, units: list[str], count: int, why: str,
 
 
 def candidates(board: Board, frame: dict[str, Any]) -> list[str]:
-    return [u for u in frame["units"] if board.on_map(u) and board.is_combat(u)]
+    return [u for u in frame["units"] if board.is_on_map(u) and board.is_combat(u)]
 
 
 def printed(board: Board, uid: str, by: str) -> int:

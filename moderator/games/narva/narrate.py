@@ -29,7 +29,7 @@ def _combat(d: Mapping[str, Any]) -> str:
     after_d = d["defender_after"]
     after_a = d["attacker_after"]
     notes = "; ".join(after_d["notes"] + after_a.get("notes", []))
-    roll = _die(d["die"]) + (f", modified {d['roll']} (Turn 1 Soviet +1, 14.10B)" if d["roll"] != d["die"][0] else "")
+    roll = _die(d["die"]) + (f", modified {d['total']} (Turn 1 Soviet +1, 14.10B)" if d["total"] != d["die"][0] else "")
     text = (f"COMBAT at {d['target']} ({_side(d['side'])} attacking{', Stavka' if d.get('stavka') else ''}): "
             f"attack {attackers} = {d['attack']}; defence {defenders} = {d['defense']}"
             + (" (zero: highest column, 9.3.2C)" if d["zero_defense"] else "")
@@ -83,7 +83,7 @@ TEXT: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "barrage": lambda d: (f"  {_side(d['side'])} {d['source']} barrage on {d['hex']}: die {_die(d['die'])}: {d['result']}"
                           + (f" ({'; '.join(d['after']['notes'])})" if d["after"]["notes"] else "") + "."),
     "barrage_forgone": lambda d: f"  {d['left']} barrage attack(s) forgone" + (f" ({d['reason']})" if d.get("reason") else "") + ".",
-    "random_event": lambda d: f"  Random event: {' + '.join(_die(x) for x in d['dice'])} = {d['roll']}: {d['name']}. {d['text']}",
+    "random_event": lambda d: f"  Random event: {' + '.join(_die(x) for x in d['dice'])} = {d['total']}: {d['name']}. {d['text']}",
     "withdrawal_announced": lambda d: f"  {d['chit']}: the withdrawal takes effect in the Reinforcement Phase of turn {d['turn']}.",
     "shock_out_of_supply": lambda d: "  2nd Shock out of supply: the next 2nd Shock chit used is then removed (2.5.6).",
     "chit_removed": lambda d: f"Chit {d['chit']} leaves the game: {d['reason']}.",

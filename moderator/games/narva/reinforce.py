@@ -233,7 +233,7 @@ class Reinforce:
             return False
         if stage == "move":
             board.pop()
-            movers = [u for u in frame["placed"] if board.on_map(u)]
+            movers = [u for u in frame["placed"] if board.is_on_map(u)]
             if movers:
                 act.start_activation(board, side, "reinforce", movers=movers)
             return True
@@ -357,6 +357,4 @@ def settle_overstack(board: Board, side: str, units: list[str]) -> None:
                 board.emit("overstack_moved", unit=uid, origin=hex_id, hex=target, visible_to=(side,))
                 break
         else:
-            board.remove(uid)
-            board.emit("step_lost", unit=uid, hex=hex_id, result="eliminated",
-                       why="reinforcement overstacked at the end of the phase (7.2A)")
+            board.eliminate(uid, "reinforcement overstacked at the end of the phase (7.2A)")

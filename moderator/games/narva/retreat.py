@@ -44,7 +44,7 @@ class Route:
 
 def push_retreat(board: Board, side: str, units: list[str], origin: str, length: int, why: str, *,
                  by: str = "defense", interrupts: str | None = None) -> None:
-    units = [u for u in units if board.on_map(u) and board.hex_of(u) == origin]
+    units = [u for u in units if board.is_on_map(u) and board.hex_of(u) == origin]
     if length <= 0 or not units:
         return
     board.push(new_frame(board.data, "retreat", side=side, units=units, origin=origin, length=length,
@@ -171,7 +171,7 @@ class Retreat:
 
     @staticmethod
     def _units(board: Board, frame: dict[str, Any]) -> list[str]:
-        return [u for u in frame["units"] if board.on_map(u) and board.hex_of(u) == frame["origin"]]
+        return [u for u in frame["units"] if board.is_on_map(u) and board.hex_of(u) == frame["origin"]]
 
     def decisions(self, board: Board, frame: dict[str, Any]) -> list:
         units = self._units(board, frame)
@@ -258,7 +258,7 @@ class Overstack:
     def step(self, board: Board, frame: dict[str, Any]) -> bool:
         board.pop()
         end = frame["hex"]
-        units = [u for u in frame["units"] if board.on_map(u) and board.hex_of(u) == end]
+        units = [u for u in frame["units"] if board.is_on_map(u) and board.hex_of(u) == end]
         if not units or board.stacking_ok(end):
             return True
         # the retreating units in excess move on: HQs if two HQs meet, else the last combat units
@@ -281,9 +281,7 @@ class Overstack:
                             by=frame.get("by", "defense"), hex_id=target, interrupts=frame.get("interrupts"))
             return True
         for uid in excess:
-            board.remove(uid)
-            board.emit("step_lost", unit=uid, hex=end, result="eliminated",
-                       why="overstacked at the end of a retreat with nowhere further to go (7.2B-C)")
+            board.eliminate(uid, "overstacked at the end of a retreat with nowhere further to go (7.2B-C)")
         return True
 
 
