@@ -11,6 +11,8 @@ from moderator.games.narva import activation as act
 from moderator.games.narva.barrage import start_barrages
 from moderator.games.narva.board import Board
 from moderator.games.narva.combat import start_combat
+from moderator.games.narva.hq import in_command_range
+from moderator.games.narva.supply import traces_supply
 
 STAVKA_TARGETS = 2  # 2.5.3A
 STAVKA_DELAY = 2  # 2.5.3E: two turns ahead on the TRT
@@ -205,8 +207,6 @@ class FreeMove:
                                                     for h in free_move_hqs(board)[:3]]
 
     def apply(self, board: Board, frame: dict[str, Any], decision, order: Order) -> None:
-        from moderator.games.narva.command import in_range
-
         if order.form == "none":
             answered(frame)
             board.pop()
@@ -221,11 +221,11 @@ class FreeMove:
             # ruling N-25 (option any): an Army HQ activates the units of its own army's corps and stays put
             formations = {f.id for f in board.s.formations if f.parent == formation} if army else {formation}
             own = [u for u in board.units_of("soviet") if board.unit(u).formation in formations and u != hq
-                   and in_range(board, hq, u) and not board.is_hq(u)]
+                   and in_command_range(board, hq, u) and not board.is_hq(u)]
             extra = [str(u) for u in order.values("units")]
             for uid in extra:
                 if uid in own or board.side_of(uid) != "soviet" or not board.is_on_map(uid) or board.is_hq(uid) \
-                        or not in_range(board, hq, uid):
+                        or not in_command_range(board, hq, uid):
                     board.fail(f"{board.unit(uid).name} cannot join: three other units within the HQ's range (2.5.4A)")
             if len(extra) > act.ATTACHMENTS:
                 board.fail("at most three other units (2.5.4A)")
@@ -286,11 +286,8 @@ def return_hq(board: Board, uid: str) -> str | None:
             if formation is None or hq_formation.parent == parent:
                 candidates.append(hq)
     for hq in sorted(candidates):
-        if board.supply(hq) == "ok" and board.may_stand(uid, board.hex_of(hq)):
-            from moderator.games.narva.supply import traces_supply
-
-            if traces_supply(board, hq):
-                return hq
+        if board.supply(hq) == "ok" and board.may_stand(uid, board.hex_of(hq)) and traces_supply(board, hq):
+            return hq
     return None
 
 

@@ -13,9 +13,10 @@ from typing import Any
 
 from moderator.core.frames import answered, ask, new_frame
 from moderator.core.grammar import Order
-from moderator.games.narva.board import Board, enemy
-from moderator.games.narva.combat import compute_odds, odds_label, start_combat
-from moderator.games.narva.movement import NORMAL, RAIL, STRATEGIC, MoveRules, describe, find_path, follow
+from moderator.games.narva.board import Board
+from moderator.games.narva.combat import compute_odds, start_combat
+from moderator.games.narva.movement import (NORMAL, RAIL, STRATEGIC, MoveRules, describe, find_path, follow,
+                                             reachable)
 
 ATTACHMENTS = 3  # 4.2.1A
 STRACHWITZ_ATTACHMENTS = 4  # 4.2.3B
@@ -139,8 +140,6 @@ class Moves:
     def move_legal(self, board: Board, frame: dict[str, Any]) -> list[Order]:
         """A sample of legal moves (for random playouts): for a few units, the reachable hexes
         nearest an enemy, plus MOVE DONE.  Players may of course order any legal move."""
-        from moderator.games.narva.movement import reachable
-
         out = [Order.make("move", "done")]
         near = distance_to_enemy(board, frame["side"])
         for uid in movable(board, frame)[:2]:
@@ -240,12 +239,3 @@ class Moves:
         ctx.update({"mode": frame["mode"], "chit": frame.get("chit_group"), "hq": frame.get("hq")})
         return ctx
 
-
-def preview_odds(board: Board, side: str, units: list[str], target: str) -> str:
-    """For hints: the odds as the attacker would see them with the defender revealed."""
-    odds = compute_odds(board, side, units, target, {})
-    return "cancelled" if odds.column is None else odds_label(board, side, odds.column)
-
-
-def enemy_of(side: str) -> str:
-    return enemy(side)

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from moderator.core.frames import answered, ask, new_frame
+from moderator.core.frames import answered, ask
 from moderator.core.grammar import Order
 from moderator.games.narva.board import Board
+from moderator.games.narva.hq import overrun_lone_hqs
 
 
 def first_step_ok(board: Board, uid: str, origin: str, target: str) -> bool:
@@ -154,10 +155,7 @@ class Advance:
             end = target
             if second:
                 if board.lone_hq(second) and board.enemy_in(second, side):
-                    for hq in board.hqs_at(second):
-                        board.remove(hq, "displacing")
-                        board.emit("overrun", hq=hq, hex=second, by=uid)
-                        board.push(new_frame(board.data, "displace", hq=hq, origin=second))
+                    overrun_lone_hqs(board, second, by=uid)
                 end = second
                 path.append(second)
             board.place(uid, end)

@@ -14,8 +14,11 @@ from typing import Any
 from moderator.core.frames import answered, ask, new_frame
 from moderator.core.grammar import Order
 from moderator.games.narva import activation as act
+from moderator.games.narva.actions import resolve_action
+from moderator.games.narva.barrage import start_barrages
 from moderator.games.narva.board import Board
-from moderator.games.narva.hq import outside_army_span
+from moderator.games.narva.hq import in_command_range, outside_army_span
+from moderator.games.narva.reinforce import settle_overstack
 from moderator.games.narva.supply import hex_supplied, supplied_hexes
 
 
@@ -60,8 +63,6 @@ class CommandPhase:
         if chit.kind == "action":
             board.data["drawn_actions"].append(chit_id)
             board.emit("chit_drawn", chit=chit_id, name=chit.name, chit_kind="action", n=frame["draws"])
-            from moderator.games.narva.actions import resolve_action
-
             resolve_action(board, chit_id)
             return True
         side = chit.side
@@ -131,15 +132,9 @@ def relocation_hexes(board: Board, army: str) -> list[str]:
     return out
 
 
-def in_range(board: Board, hq: str, uid: str) -> bool:
-    return board.s.distance(board.hex_of(hq), board.hex_of(uid)) <= (board.unit(hq).command_range or 0)
-
-
 def attachment_limit(board: Board, hq: str) -> int:
-    return STRACHWITZ if "strachwitz" in board.unit(hq).special else act.ATTACHMENTS
-
-
-STRACHWITZ = act.STRACHWITZ_ATTACHMENTS
+    """4.2.1A: three units not of the HQ's formation; Strachwitz four (4.2.3B)."""
+    return act.STRACHWITZ_ATTACHMENTS if "strachwitz" in board.unit(hq).special else act.ATTACHMENTS
 
 
 def attachable(board: Board, frame: dict[str, Any]) -> list[str]:
@@ -152,7 +147,7 @@ def attachable(board: Board, frame: dict[str, Any]) -> list[str]:
             continue
         if board.unit(uid).formation == own and "strachwitz" not in board.unit(hq).special:
             continue
-        if in_range(board, hq, uid):
+        if in_command_range(board, hq, uid):
             out.append(uid)
     return sorted(out)
 
@@ -261,7 +256,7 @@ class CommandActivation(act.Moves):
         formation = board.unit(hq).formation
         own = [u for u in board.units_of(side) if board.unit(u).formation == formation and u != hq
                and not board.is_hq(u)]
-        in_command = [u for u in own if in_range(board, hq, u)]
+        in_command = [u for u in own if in_command_range(board, hq, u)]
         out = [u for u in own if u not in in_command]
         frame["movers"] = [hq] + in_command
         frame["fighters"] = list(in_command)
@@ -335,8 +330,6 @@ class CommandActivation(act.Moves):
         frame["stage"] = "move"
         if "strachwitz" in board.unit(frame["hq"]).special:
             # 4.2.3C: one barrage anywhere next to a German (combat, ruling N-13) unit, before its units move
-            from moderator.games.narva.barrage import start_barrages
-
             start_barrages(board, "german", 1, "strachwitz")
 
     # ------------------------------------------------------------------ automatic steps
@@ -411,8 +404,6 @@ class Activation(act.Moves):
         if stage == "end":
             board.pop()
             if frame["mode"] == "reinforce":
-                from moderator.games.narva.reinforce import settle_overstack
-
                 settle_overstack(board, frame["side"], frame["movers"])
             board.emit("activation_over", side=frame["side"], mode=frame["mode"])
             return True

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from moderator.core.contract import REFEREE, Decision, Event, OptionSpec, Outcome, ScenarioInfo, StandingDefault
@@ -12,8 +11,7 @@ from moderator.core.rng import Rng
 from moderator.games.narva import actions, advance, barrage, combat, command, hq, losses, reinforce, retreat, sequence
 from moderator.games.narva.board import SIDES, Board
 from moderator.games.narva.orders import GRAMMAR
-from moderator.games.narva.scenario import Scenario, load_scenario
-from moderator.games.narva.setup import STATE_VERSION, initial_state
+from moderator.games.narva.setup import STATE_VERSION, initial_state, scenario_named
 
 HANDLERS = {
     "turn": sequence.Turn(), "cup": command.CommandPhase(), "command": command.CommandActivation(),
@@ -51,11 +49,6 @@ STANDING = [
     StandingDefault("land", "LAND NONE"), StandingDefault("coastal", "COASTAL FIRE"),
     StandingDefault("improve", "IMPROVE AUTO"),
 ]
-
-
-@lru_cache(maxsize=4)
-def scenario_named(name: str) -> Scenario:
-    return load_scenario(name)
 
 
 class NarvaEngine(FrameStackEngine):

@@ -1,4 +1,5 @@
-"""HQ rules (11.1): displacement of HQs left alone or overrun, and the Soviet Army HQ span (4.2.5).
+"""HQ rules (11.1): displacement of HQs left alone or overrun, the command range (4.2.4) and the
+Soviet Army HQ span (4.2.5).
 
 An HQ is displaced to a supplied hex not in an enemy zone of control, at least five hexes away
 (11.1.3), not enemy-occupied and without another friendly HQ (ruling N-43); a Soviet Army HQ also
@@ -27,9 +28,19 @@ def displace_if_alone(board: Board, hex_id: str) -> None:
             board.push(new_frame(board.data, "displace", hq=hq, origin=hex_id))
 
 
-def queue_displacements(board: Board, hqs: list[str], origin_of: dict[str, str]) -> None:
+def overrun_lone_hqs(board: Board, hex_id: str, by: str) -> list[str]:
+    """11.1.4: the lone enemy HQs in a hex that `by` enters are overrun and displaced; returns them."""
+    hqs = board.hqs_at(hex_id)
     for hq in hqs:
-        board.push(new_frame(board.data, "displace", hq=hq, origin=origin_of[hq]))
+        board.remove(hq, "displacing")
+        board.emit("overrun", hq=hq, hex=hex_id, by=by)
+        board.push(new_frame(board.data, "displace", hq=hq, origin=hex_id))
+    return hqs
+
+
+def in_command_range(board: Board, hq: str, uid: str) -> bool:
+    """4.2.4A: within the HQ's command range, counted in hexes from the HQ."""
+    return board.s.distance(board.hex_of(hq), board.hex_of(uid)) <= (board.unit(hq).command_range or 0)
 
 
 def outside_army_span(board: Board, hq: str, hex_id: str) -> bool:

@@ -12,6 +12,7 @@ from typing import Any
 from moderator.core.frames import answered, ask, new_frame
 from moderator.core.grammar import Order
 from moderator.games.narva.board import Board
+from moderator.games.narva.hq import displace_if_alone
 
 
 def push_losses(board: Board, side: str, units: list[str], count: int, why: str, *,
@@ -93,8 +94,6 @@ def take(board: Board, frame: dict[str, Any], chosen: list[str]) -> None:
         hex_id = board.hex_of(uid)
         board.lose_step(uid, frame["why"])
         if hex_id is not None:
-            from moderator.games.narva.hq import displace_if_alone
-
             displace_if_alone(board, hex_id)
 
 

@@ -25,6 +25,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from moderator.games.narva.scenario import ROAD_KINDS, Scenario
+from moderator.games.narva.setup import scenario_named
 from moderator.games.vmt.mapdraw import font as bundled_font
 from moderator.maps.hexes import HexLayout, is_hex_id
 
@@ -102,13 +103,6 @@ def font(size: float) -> ImageFont.FreeTypeFont:
 def _font(size: int) -> ImageFont.FreeTypeFont:
     # the VMT helper loads the face on every call; drawing a map asks for it thousands of times
     return bundled_font(size)
-
-
-def scenario_named(name: str) -> Scenario:
-    """The engine's cached scenario, so that a running game loads it once."""
-    from moderator.games.narva.engine import scenario_named as cached
-
-    return cached(name)
 
 
 # -- frames: which part of the map, at what scale -------------------------------------------------

@@ -47,7 +47,7 @@ TEXT: dict[str, Callable[[Mapping[str, Any]], str]] = {
                              + (f", {_side(d.get('side'))} activation {d['activation']} of {d['limit']}"
                                 if d.get("activation") else "") + "."),
     "chit_unused": lambda d: f"  {d['chit']} activates nothing: {d['reason']}.",
-    "command_phase_over": lambda d: (f"The last command chit is drawn; the Command Phase ends"
+    "command_phase_over": lambda d: ("The last command chit is drawn; the Command Phase ends"
                                      + (f" (left in the cup: {', '.join(d['action_chits_left'])})"
                                         if d["action_chits_left"] else "") + "."),
     "activated": lambda d: (f"  {d['hq']} at {d['hex']} activated: in command {_units(d['in_command'])}"

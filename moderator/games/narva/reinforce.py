@@ -13,8 +13,8 @@ from moderator.core.grammar import Order
 from moderator.games.narva import activation as act
 from moderator.games.narva.barrage import start_barrages
 from moderator.games.narva.board import Board
-from moderator.games.narva.hq import outside_army_span
-from moderator.games.narva.supply import hex_supplied, supplied_hexes
+from moderator.games.narva.hq import outside_army_span, overrun_lone_hqs
+from moderator.games.narva.supply import supplied_hexes
 
 BLOCKED_ENTRY_RANGE = 10  # 8.3B
 GERMAN_ENTRIES = ("A", "B", "C")
@@ -259,10 +259,7 @@ class Reinforce:
     def _put(board: Board, frame: dict[str, Any], uid: str, hex_id: str) -> None:
         board.data["arrivals"] = [a for a in board.data["arrivals"] if a["unit"] != uid]
         if board.enemy_in(hex_id, frame["side"]) and board.lone_hq(hex_id):
-            for hq in board.hqs_at(hex_id):
-                board.remove(hq, "displacing")
-                board.emit("overrun", hq=hq, hex=hex_id, by=uid)
-                board.push(new_frame(board.data, "displace", hq=hq, origin=hex_id))
+            overrun_lone_hqs(board, hex_id, by=uid)
         board.state_of(uid)["supply"] = "ok"  # 8.0B: reinforcements enter in supply
         board.place(uid, hex_id)
         frame["placed"].append(uid)

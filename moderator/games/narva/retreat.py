@@ -17,6 +17,7 @@ from typing import Any
 from moderator.core.frames import answered, ask, new_frame
 from moderator.core.grammar import Order
 from moderator.games.narva.board import Board
+from moderator.games.narva.hq import displace_if_alone, overrun_lone_hqs
 from moderator.games.narva.losses import push_losses
 from moderator.games.narva.movement import river_crossing, usable_roads
 from moderator.games.narva.supply import hex_supplied, supplied_hexes
@@ -121,13 +122,9 @@ def best_routes(found: list[Route]) -> list[Route]:
 def execute(board: Board, frame: dict[str, Any], units: list[str], route: Route) -> None:
     side = frame["side"]
     origin = frame["origin"]
-    overrun: list[tuple[str, str]] = []
     for h in route.hexes:
         if board.enemy_in(h, side) and board.lone_hq(h):
-            for hq in board.hqs_at(h):
-                board.remove(hq, "displacing")
-                overrun.append((hq, h))
-                board.emit("overrun", hq=hq, hex=h, by=units[0])
+            overrun_lone_hqs(board, h, by=units[0])  # 9.5B
         for uid in units:
             board.pass_through(uid, h)
     end = route.hexes[-1] if route.hexes else origin
@@ -141,8 +138,6 @@ def execute(board: Board, frame: dict[str, Any], units: list[str], route: Route)
     board.emit("enemy_retreated", side=side, top=units[0], count=len(units), origin=origin, path=list(route.hexes),
                hidden_from=(side,))
     board.remember("retreat", side=side, path=[origin, *route.hexes])
-    for hq, where in overrun:
-        board.push(new_frame(board.data, "displace", hq=hq, origin=where))
     # Losses: EZOC hexes (strongest, 9.5.3C-D, or owner by option), then the hexes short (owner, 9.5.2C-D).
     strongest = board.options["ezoc_retreat_loss"] == "strongest"
     for _ in range(route.ezoc):
@@ -231,8 +226,6 @@ class Retreat:
         if all(board.is_hq(u) for u in units):
             # An HQ left alone by losses is displaced instead (11.1.3).
             board.pop()
-            from moderator.games.narva.hq import displace_if_alone
-
             displace_if_alone(board, frame["origin"])
             return True
         found = self._routes(board, frame)

@@ -3,12 +3,19 @@ markers, the reinforcement schedule and initial control of the VP hexes."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Mapping
 
 from moderator.games.narva.board import SIDES
-from moderator.games.narva.scenario import Scenario
+from moderator.games.narva.scenario import Scenario, load_scenario
 
 STATE_VERSION = 1
+
+
+@lru_cache(maxsize=4)
+def scenario_named(name: str) -> Scenario:
+    """The scenario of this name, loaded and validated once per process (games, views and maps share it)."""
+    return load_scenario(name)
 
 
 def initial_state(scenario: Scenario, name: str, options: Mapping[str, Any]) -> dict[str, Any]:

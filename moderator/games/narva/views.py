@@ -15,6 +15,7 @@ from moderator.core.contract import OBSERVER, REFEREE
 from moderator.core.grammar import Lexicon
 from moderator.games.narva.board import SIDES, Board
 from moderator.games.narva.sequence import victory_points
+from moderator.games.narva.setup import scenario_named
 
 
 def unit_card(board: Board, uid: str) -> dict[str, Any]:
@@ -92,8 +93,6 @@ def _recent(board: Board, role: str) -> dict[str, Any]:
 
 @lru_cache(maxsize=16)
 def _lexicon(scenario_name: str, role: str) -> Lexicon:
-    from moderator.games.narva.engine import scenario_named
-
     s = scenario_named(scenario_name)
     lexicon = Lexicon()
     sides = SIDES if role in (REFEREE, OBSERVER) else (role,)
