@@ -26,13 +26,16 @@ PALETTE_SIZE = 128
 # -- text ---------------------------------------------------------------------------------------
 
 
-def font(size: float) -> ImageFont.FreeTypeFont:
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont  # the latter only where Pillow lacks FreeType
+
+
+def font(size: float) -> Font:
     """The bundled face at `size` pixels, rounded, at least 6."""
     return _font(max(6, int(round(size))))
 
 
 @lru_cache(maxsize=64)
-def _font(size: int) -> ImageFont.FreeTypeFont:
+def _font(size: int) -> Font:
     # Loading the face takes longer than drawing with it, and one map asks for it thousands of times.
     return ImageFont.load_default(size=size)
 
@@ -122,7 +125,7 @@ def fixed_palette(pure: Sequence[RGB], sample: Image.Image) -> Image.Image:
     """A palette image holding every colour of `pure` exactly, then the colours that best cover the
     rest of `sample` (the blends that anti-aliased text and lines make)."""
     blends = sample.quantize(colors=PALETTE_SIZE - len(pure), method=Image.Quantize.FASTOCTREE)
-    extra = blends.getpalette()[: 3 * (PALETTE_SIZE - len(pure))]
+    extra = (blends.getpalette() or [])[: 3 * (PALETTE_SIZE - len(pure))]
     flat = [c for colour in pure for c in colour] + list(extra)
     flat += flat[-3:] * (256 - len(flat) // 3)  # pad with a repeat: unused entries must not be black
     image = Image.new("P", (1, 1))

@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from moderator.core.contract import Decision
 from moderator.core.frames import answered, ask, new_frame
 from moderator.core.grammar import Order
 from moderator.games.narva import activation as act
@@ -12,6 +11,7 @@ from moderator.games.narva.barrage import start_barrages
 from moderator.games.narva.board import Board
 from moderator.games.narva.combat import start_combat
 from moderator.games.narva.hq import in_command_range
+from moderator.games.narva.state import FreeMoveFrame, RebuildFrame, RegroupFrame, StavkaFrame
 from moderator.games.narva.supply import traces_supply
 
 STAVKA_TARGETS = 2  # 2.5.3A
@@ -85,17 +85,17 @@ def regroup_formations(board: Board, side: str) -> list[str]:
 class Regroup:
     """'Move all units of one division/corps, ignoring command and supply; no combat' (2.5.2B)."""
 
-    def decisions(self, board: Board, frame: dict[str, Any]) -> list:
+    def decisions(self, board: Board, frame: RegroupFrame) -> list[Decision]:
         options = regroup_formations(board, frame["side"])
         prompt = (f"Random event: you may move all units of one formation ({', '.join(options)}), ignoring command "
                   f"and supply, without combat. REGROUP <formation> or REGROUP NONE.")
         return [ask(frame, frame["side"], "regroup", prompt, ["REGROUP NONE"], "REGROUP NONE")]
 
-    def legal(self, board, frame, decision):
+    def legal(self, board: Board, frame: RegroupFrame, decision: Decision) -> list[Order]:
         return [Order.make("regroup", "none")] + [Order.make("regroup", "formation", formation=f)
                                                    for f in regroup_formations(board, frame["side"])[:3]]
 
-    def apply(self, board: Board, frame: dict[str, Any], decision, order: Order) -> None:
+    def apply(self, board: Board, frame: RegroupFrame, decision: Decision, order: Order) -> None:
         answered(frame)
         if order.form == "none":
             board.pop()
@@ -108,7 +108,7 @@ class Regroup:
         board.emit("regroup", side=frame["side"], formation=formation)
         act.start_activation(board, frame["side"], "regroup", movers=units)
 
-    def step(self, board, frame):
+    def step(self, board: Board, frame: RegroupFrame) -> bool:
         if not regroup_formations(board, frame["side"]):
             board.pop()
             return True
@@ -118,7 +118,7 @@ class Regroup:
 # ---------------------------------------------------------------- Stavka directive (2.5.3)
 
 
-def stavka_targets(board: Board, frame: dict[str, Any]) -> dict[str, list[str]]:
+def stavka_targets(board: Board, frame: StavkaFrame) -> dict[str, list[str]]:
     """Enemy-held hexes with combat units next to Soviet combat units not yet used, not tried yet.
     Whether the odds reach 1-2 is learnt only by announcing the attack (2.1.3C): a cancelled target
     does not count and another is chosen (ruling N-26)."""
@@ -137,18 +137,18 @@ def stavka_targets(board: Board, frame: dict[str, Any]) -> dict[str, list[str]]:
 
 
 class Stavka:
-    def decisions(self, board: Board, frame: dict[str, Any]) -> list:
+    def decisions(self, board: Board, frame: StavkaFrame) -> list[Decision]:
         targets = stavka_targets(board, frame)
         prompt = (f"Stavka directive (2.5.3): attack {STAVKA_TARGETS - frame['done']} more enemy hex(es) with every "
                   f"Soviet unit next to it (+1 column, an extra A1, retreats become losses). STAVKA <hex> or "
                   f"STAVKA AUTO. Targets: {', '.join(sorted(targets))}.")
         return [ask(frame, "soviet", "stavka", prompt, ["STAVKA AUTO"], "STAVKA AUTO")]
 
-    def legal(self, board, frame, decision):
+    def legal(self, board: Board, frame: StavkaFrame, decision: Decision) -> list[Order]:
         return [Order.make("stavka", "auto")] + [Order.make("stavka", "hex", hex=h)
                                                   for h in sorted(stavka_targets(board, frame))[:3]]
 
-    def apply(self, board: Board, frame: dict[str, Any], decision, order: Order) -> None:
+    def apply(self, board: Board, frame: StavkaFrame, decision: Decision, order: Order) -> None:
         targets = stavka_targets(board, frame)
         if order.form == "auto":
             # ruling N-68: the most adjacent Soviet units (visible facts only), then the lowest hex
@@ -162,13 +162,13 @@ class Stavka:
         self._attack(board, frame, target, targets[target])
 
     @staticmethod
-    def _attack(board: Board, frame: dict[str, Any], target: str, attackers: list[str]) -> None:
+    def _attack(board: Board, frame: StavkaFrame, target: str, attackers: list[str]) -> None:
         frame["targets"].append(target)
         frame["announced"] = attackers
         board.emit("attack_announced", side="soviet", target=target, units=attackers, air={}, stavka=True)
         start_combat(board, "soviet", target, attackers, {}, stavka=True)
 
-    def step(self, board: Board, frame: dict[str, Any]) -> bool:
+    def step(self, board: Board, frame: StavkaFrame) -> bool:
         attackers = frame.pop("announced", None)
         if attackers is not None and not board.data.get("last_combat_cancelled"):
             frame["done"] += 1
@@ -196,17 +196,17 @@ def free_move_hqs(board: Board) -> list[str]:
 
 
 class FreeMove:
-    def decisions(self, board: Board, frame: dict[str, Any]) -> list:
+    def decisions(self, board: Board, frame: FreeMoveFrame) -> list[Decision]:
         prompt = ("Free Move (2.5.4): FREEMOVE HQ <hq> [ATTACH <up to 3 units in its range>], or FREEMOVE UNITS "
                   "<up to 3 units anywhere>, or FREEMOVE NONE. The units may not start in or enter an enemy ZOC and "
                   f"do not fight. HQs: {', '.join(board.unit(h).name for h in free_move_hqs(board))}.")
         return [ask(frame, "soviet", "freemove", prompt, ["FREEMOVE NONE"], "FREEMOVE NONE")]
 
-    def legal(self, board, frame, decision):
+    def legal(self, board: Board, frame: FreeMoveFrame, decision: Decision) -> list[Order]:
         return [Order.make("freemove", "none")] + [Order.make("freemove", "hq", hq=h)
                                                     for h in free_move_hqs(board)[:3]]
 
-    def apply(self, board: Board, frame: dict[str, Any], decision, order: Order) -> None:
+    def apply(self, board: Board, frame: FreeMoveFrame, decision: Decision, order: Order) -> None:
         if order.form == "none":
             answered(frame)
             board.pop()
@@ -247,7 +247,7 @@ class FreeMove:
         board.emit("free_move", units=movers, visible_to=("soviet",))
         act.start_activation(board, "soviet", "free", movers=movers)
 
-    def step(self, board, frame):
+    def step(self, board: Board, frame: FreeMoveFrame) -> bool:
         return False
 
 
@@ -292,7 +292,7 @@ def return_hq(board: Board, uid: str) -> str | None:
 
 
 class Rebuild:
-    def decisions(self, board: Board, frame: dict[str, Any]) -> list:
+    def decisions(self, board: Board, frame: RebuildFrame) -> list[Decision]:
         units = rebuildable(board)
         prompt = (f"You have {board.data['rp']} replacement point(s) (11.2): REBUILD <unit> (flip a reduced unit, or "
                   f"return an eliminated one reduced at its HQ), FORTIFY <11SS|4SS> (PD marker up two boxes), "
@@ -301,10 +301,10 @@ class Rebuild:
                   f". Rebuildable: {', '.join(board.unit(u).name for u in units) or 'none'}.")
         return [ask(frame, "german", "rebuild", prompt, ["REBUILD AUTO", "REBUILD DONE"], "REBUILD AUTO")]
 
-    def legal(self, board, frame, decision):
+    def legal(self, board: Board, frame: RebuildFrame, decision: Decision) -> list[Order]:
         return [Order.make("rebuild", "done"), Order.make("rebuild", "auto")]
 
-    def apply(self, board: Board, frame: dict[str, Any], decision, order: Order) -> None:
+    def apply(self, board: Board, frame: RebuildFrame, decision: Decision, order: Order) -> None:
         if order.form == "done":
             answered(frame)
             self._close(board, frame)
@@ -367,13 +367,13 @@ class Rebuild:
         act.start_activation(board, "german", "rebuild", movers=[uid])
 
     @staticmethod
-    def _close(board: Board, frame: dict[str, Any]) -> None:
+    def _close(board: Board, frame: RebuildFrame) -> None:
         board.pop()
         if frame.get("lose_rest") and board.data["rp"]:
             board.emit("rp_lost", rp=board.data["rp"])
             board.data["rp"] = 0
 
-    def step(self, board: Board, frame: dict[str, Any]) -> bool:
+    def step(self, board: Board, frame: RebuildFrame) -> bool:
         if board.data["rp"] <= 0:
             self._close(board, frame)
             return True

@@ -9,11 +9,11 @@ never returns (ruling N-45).
 
 from __future__ import annotations
 
-from typing import Any
-
+from moderator.core.contract import Decision
 from moderator.core.frames import answered, ask, new_frame
 from moderator.core.grammar import Order
 from moderator.games.narva.board import Board
+from moderator.games.narva.state import DisplaceFrame
 from moderator.games.narva.supply import hex_supplied, supplied_hexes
 
 DISPLACE_DISTANCE = 5  # 11.1.3A
@@ -91,13 +91,13 @@ def auto_hex(board: Board, hq: str, origin: str, legal: list[str]) -> str:
 
 
 class Displace:
-    def _legal(self, board: Board, frame: dict[str, Any]) -> list[str]:
+    def _legal(self, board: Board, frame: DisplaceFrame) -> list[str]:
         # Computed once, when the frame first comes up (in `step`): nothing moves while the owner decides.
         if "legal" in frame:
             return frame["legal"]
         return displacement_hexes(board, frame["hq"], frame["origin"])
 
-    def decisions(self, board: Board, frame: dict[str, Any]) -> list:
+    def decisions(self, board: Board, frame: DisplaceFrame) -> list[Decision]:
         hq = frame["hq"]
         legal = self._legal(board, frame)
         side = board.side_of(hq)
@@ -108,11 +108,11 @@ class Displace:
         return [ask(frame, side, "displace", prompt, ["DISPLACE AUTO"], "DISPLACE AUTO", deadline="reaction",
                     interrupts=board.data.get("active_side"), context={"hq": hq, "hex": frame["origin"]})]
 
-    def legal(self, board: Board, frame: dict[str, Any], decision) -> list[Order]:
+    def legal(self, board: Board, frame: DisplaceFrame, decision: Decision) -> list[Order]:
         return [Order.make("displace", "auto")] + [Order.make("displace", "to", hex=h)
                                                    for h in self._legal(board, frame)[:5]]
 
-    def apply(self, board: Board, frame: dict[str, Any], decision, order: Order) -> None:
+    def apply(self, board: Board, frame: DisplaceFrame, decision: Decision, order: Order) -> None:
         legal = self._legal(board, frame)
         if order.form == "auto":
             target = auto_hex(board, frame["hq"], frame["origin"], legal)
@@ -126,7 +126,7 @@ class Displace:
         board.pop()
         self._place(board, frame["hq"], frame["origin"], target)
 
-    def step(self, board: Board, frame: dict[str, Any]) -> bool:
+    def step(self, board: Board, frame: DisplaceFrame) -> bool:
         legal = frame["legal"] = self._legal(board, frame)
         if not legal:
             board.pop()

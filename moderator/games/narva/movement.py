@@ -188,7 +188,6 @@ def find_path(board: Board, uid: str, dest: str, rules: MoveRules, allowance: fl
         return Path((start, dest), float(ma), int(board.in_enemy_zoc(dest, side)), minimum_move=True)
     board.fail(f"{board.unit(uid).name} cannot reach {dest} from {start} with {ma:g} MP"
                + (" by road (strategic movement)" if rules.mode == STRATEGIC else ""))
-    raise AssertionError  # unreachable
 
 
 def ferry_path(board: Board, uid: str, start: str, dest: str, rules: MoveRules, ma: float) -> Path | None:
@@ -311,7 +310,6 @@ def rail_path(board: Board, uid: str, dest: str, rules: MoveRules) -> Path:
                 nxt.append(path + (n,))
         frontier = nxt
     board.fail(f"{dest} cannot be reached by rail from {start} (6.5)")
-    raise AssertionError
 
 
 def follow(board: Board, uid: str, path: Path) -> list[str]:
