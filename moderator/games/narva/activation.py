@@ -17,7 +17,7 @@ from moderator.core.grammar import Order
 from moderator.games.narva.board import Board
 from moderator.games.narva.combat import compute_odds, start_combat
 from moderator.games.narva.movement import (NORMAL, RAIL, STRATEGIC, MoveRules, describe, find_path, follow,
-                                             reachable)
+                                            reachable)
 from moderator.games.narva.state import ActivationFrame, ActivationMode, ActivationStage, AirMode, MovingFrame, Side
 
 ATTACHMENTS = 3  # 4.2.1A
@@ -176,7 +176,8 @@ class Moves:
 
     def attack_decision(self, board: Board, frame: MovingFrame) -> Decision:
         targets = attack_targets(board, frame)
-        listing = "; ".join(f"{h} ({', '.join(board.unit(u).name for u in units)})" for h, units in sorted(targets.items()))
+        listing = "; ".join(f"{h} ({', '.join(board.unit(u).name for u in units)})"
+                            for h, units in sorted(targets.items()))
         air = ", ".join(board.s.air_unit(a).name + f"[{a}]" for a in ready_air(board, frame["side"])) or "none"
         prompt = (f"Combat Segment (9.0): ATTACK <hex> WITH <units> [FULL <air>] [NORMAL <air>], or ATTACK DONE. "
                   f"Targets: {listing or 'none'}. Air units ready: {air}.")

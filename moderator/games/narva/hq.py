@@ -121,7 +121,8 @@ class Displace:
             if target not in legal:
                 board.fail(f"{target} is not a legal displacement hex (11.1.3: supplied, no enemy ZOC, "
                            f"at least {DISPLACE_DISTANCE} hexes away)",
-                           [f"DISPLACE TO {h}" for h in sorted(legal, key=lambda h: board.s.distance(frame['origin'], h))[:3]])
+                           [f"DISPLACE TO {h}"
+                            for h in sorted(legal, key=lambda h: board.s.distance(frame['origin'], h))[:3]])
         answered(frame)
         board.pop()
         self._place(board, frame["hq"], frame["origin"], target)

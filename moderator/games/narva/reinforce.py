@@ -153,8 +153,9 @@ class Reinforce:
                         context={"phase": "reinforcement"})]
         if stage == "place":
             uid, choices = self._placing(board, frame)
-            prompt = (f"{board.unit(uid).name} cannot enter at its entry hex (blocked, 8.3B): PLACE {board.unit(uid).name} "
-                      f"AT <hex>, or PLACE AUTO. Nearest choices: {', '.join(choices[:8])}.")
+            prompt = (f"{board.unit(uid).name} cannot enter at its entry hex (blocked, 8.3B): "
+                      f"PLACE {board.unit(uid).name} AT <hex>, or PLACE AUTO. "
+                      f"Nearest choices: {', '.join(choices[:8])}.")
             return [ask(frame, side, "place", prompt, ["PLACE AUTO"], "PLACE AUTO",
                         context={"phase": "reinforcement", "unit": uid})]
         if stage == "land":
@@ -334,7 +335,8 @@ class Coastal:
     """8.6C: Germany may barrage the landing hex at once."""
 
     def decisions(self, board: Board, frame: CoastalFrame) -> list[Decision]:
-        prompt = f"The 260th MS has landed at {frame['hex']}: fire the coastal artillery at it (8.6C)? COASTAL FIRE or COASTAL NONE."
+        prompt = (f"The 260th MS has landed at {frame['hex']}: fire the coastal artillery at it (8.6C)? "
+                  f"COASTAL FIRE or COASTAL NONE.")
         return [ask(frame, "german", "coastal", prompt, ["COASTAL FIRE", "COASTAL NONE"], "COASTAL FIRE",
                     deadline="reaction", interrupts="soviet", context={"hex": frame["hex"]})]
 

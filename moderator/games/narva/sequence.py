@@ -27,7 +27,7 @@ TURN_STAGES: tuple[TurnStage, ...] = (
     "supply",  # 3.0D Supply Phase (10.0)
     "sudden_death",  # 3.0E Sudden Death Victory Segment (13.1)
     "advance",  # 3.0E Turn Advance Segment (11.4)
-    "improve",  # end of turn: one prepared-defence marker up a box (11.3.5)
+    "improve",  # 3.0E, 11.4C: Germany may move one prepared-defence marker up a box (11.3.5)
     "next",  # the next turn, or the final victory count after the last (13.2)
 )
 ASKED_STAGES: frozenset[TurnStage] = frozenset({"ready", "improve"})
@@ -49,8 +49,9 @@ class Turn:
         if frame["stage"] == "ready":
             return [Order.make("ready", "ready")]
         start = board.s.tables.pd_track.start_box
+        pd = board.data["pd"]
         return [Order.make("improve", "auto"), Order.make("improve", "none")] + \
-            [Order.make("improve", "division", division=d) for d in sorted(board.data["pd"]) if board.data["pd"][d] > start]
+            [Order.make("improve", "division", division=d) for d in sorted(pd) if pd[d] > start]
 
     def apply(self, board: Board, frame: TurnFrame, decision: Decision, order: Order) -> None:
         if frame["stage"] == "ready":
@@ -199,7 +200,8 @@ def sudden_death(board: Board) -> bool:
     if not units:
         return False
     hexes = sorted({board.hex_of(u) for u in units})
-    board.data["result"] = {"winner": "soviet", "reason": f"sudden death: a supplied Soviet unit in Narva ({', '.join(hexes)})",
+    board.data["result"] = {"winner": "soviet",
+                            "reason": f"sudden death: a supplied Soviet unit in Narva ({', '.join(hexes)})",
                             "vp": victory_points(board), "level": "Soviet sudden death"}
     board.emit("game_over", **board.data["result"])
     return True

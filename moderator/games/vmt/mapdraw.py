@@ -352,5 +352,6 @@ def _legend(draw, top, width, view) -> None:
         draw.rectangle([x, yy, x + 14, yy + 12], fill=colour, outline=INK)
         draw_text(draw, (x + 20, yy + 6), text, 11, INK, anchor="lm")
     y += 40
-    draw_text(draw, (8, y), "Red square: VP banner. Black dot: coastal battery. Zigzag: trench. Dashed arrows: ferries. "
-                            "Hatching: Axis map edge.", 10, (70, 70, 70), anchor="la")
+    key = ("Red square: VP banner. Black dot: coastal battery. Zigzag: trench. Dashed arrows: ferries. "
+           "Hatching: Axis map edge.")
+    draw_text(draw, (8, y), key, 10, (70, 70, 70), anchor="la")
