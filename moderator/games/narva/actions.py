@@ -3,14 +3,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from moderator.core.contract import Decision
 from moderator.core.frames import answered, ask, new_frame
 from moderator.core.grammar import Order
 from moderator.games.narva import activation as act
 from moderator.games.narva.barrage import start_barrages
 from moderator.games.narva.board import Board
 from moderator.games.narva.combat import start_combat
+from moderator.games.narva.hq import in_command_range
+from moderator.games.narva.state import FreeMoveFrame, RebuildFrame, RegroupFrame, StavkaFrame
+from moderator.games.narva.supply import traces_supply
 
 STAVKA_TARGETS = 2  # 2.5.3A
 STAVKA_DELAY = 2  # 2.5.3E: two turns ahead on the TRT
@@ -50,9 +52,9 @@ def resolve_action(board: Board, chit_id: str) -> None:
 
 def roll_event(board: Board) -> None:
     dice = [board.d6("random event"), board.d6("random event")]
-    roll = dice[0].value + dice[1].value
-    event = board.s.random_event(roll)
-    board.emit("random_event", dice=[d.to_json() for d in dice], roll=roll, name=event.name, text=event.text,
+    total = dice[0].value + dice[1].value
+    event = board.s.random_event(total)
+    board.emit("random_event", dice=[d.to_json() for d in dice], total=total, name=event.name, text=event.text,
                effect=event.effect)
     if event.effect == "barrage" and event.side:
         start_barrages(board, event.side, event.amount or 1, "event")
@@ -83,17 +85,17 @@ def regroup_formations(board: Board, side: str) -> list[str]:
 class Regroup:
     """'Move all units of one division/corps, ignoring command and supply; no combat' (2.5.2B)."""
 
-    def decisions(self, board: Board, frame: dict[str, Any]) -> list:
+    def decisions(self, board: Board, frame: RegroupFrame) -> list[Decision]:
         options = regroup_formations(board, frame["side"])
         prompt = (f"Random event: you may move all units of one formation ({', '.join(options)}), ignoring command "
                   f"and supply, without combat. REGROUP <formation> or REGROUP NONE.")
         return [ask(frame, frame["side"], "regroup", prompt, ["REGROUP NONE"], "REGROUP NONE")]
 
-    def legal(self, board, frame, decision):
+    def legal(self, board: Board, frame: RegroupFrame, decision: Decision) -> list[Order]:
         return [Order.make("regroup", "none")] + [Order.make("regroup", "formation", formation=f)
                                                    for f in regroup_formations(board, frame["side"])[:3]]
 
-    def apply(self, board: Board, frame: dict[str, Any], decision, order: Order) -> None:
+    def apply(self, board: Board, frame: RegroupFrame, decision: Decision, order: Order) -> None:
         answered(frame)
         if order.form == "none":
             board.pop()
@@ -106,7 +108,7 @@ class Regroup:
         board.emit("regroup", side=frame["side"], formation=formation)
         act.start_activation(board, frame["side"], "regroup", movers=units)
 
-    def step(self, board, frame):
+    def step(self, board: Board, frame: RegroupFrame) -> bool:
         if not regroup_formations(board, frame["side"]):
             board.pop()
             return True
@@ -116,7 +118,7 @@ class Regroup:
 # ---------------------------------------------------------------- Stavka directive (2.5.3)
 
 
-def stavka_targets(board: Board, frame: dict[str, Any]) -> dict[str, list[str]]:
+def stavka_targets(board: Board, frame: StavkaFrame) -> dict[str, list[str]]:
     """Enemy-held hexes with combat units next to Soviet combat units not yet used, not tried yet.
     Whether the odds reach 1-2 is learnt only by announcing the attack (2.1.3C): a cancelled target
     does not count and another is chosen (ruling N-26)."""
@@ -135,18 +137,18 @@ def stavka_targets(board: Board, frame: dict[str, Any]) -> dict[str, list[str]]:
 
 
 class Stavka:
-    def decisions(self, board: Board, frame: dict[str, Any]) -> list:
+    def decisions(self, board: Board, frame: StavkaFrame) -> list[Decision]:
         targets = stavka_targets(board, frame)
         prompt = (f"Stavka directive (2.5.3): attack {STAVKA_TARGETS - frame['done']} more enemy hex(es) with every "
                   f"Soviet unit next to it (+1 column, an extra A1, retreats become losses). STAVKA <hex> or "
                   f"STAVKA AUTO. Targets: {', '.join(sorted(targets))}.")
         return [ask(frame, "soviet", "stavka", prompt, ["STAVKA AUTO"], "STAVKA AUTO")]
 
-    def legal(self, board, frame, decision):
+    def legal(self, board: Board, frame: StavkaFrame, decision: Decision) -> list[Order]:
         return [Order.make("stavka", "auto")] + [Order.make("stavka", "hex", hex=h)
                                                   for h in sorted(stavka_targets(board, frame))[:3]]
 
-    def apply(self, board: Board, frame: dict[str, Any], decision, order: Order) -> None:
+    def apply(self, board: Board, frame: StavkaFrame, decision: Decision, order: Order) -> None:
         targets = stavka_targets(board, frame)
         if order.form == "auto":
             # ruling N-68: the most adjacent Soviet units (visible facts only), then the lowest hex
@@ -160,13 +162,13 @@ class Stavka:
         self._attack(board, frame, target, targets[target])
 
     @staticmethod
-    def _attack(board: Board, frame: dict[str, Any], target: str, attackers: list[str]) -> None:
+    def _attack(board: Board, frame: StavkaFrame, target: str, attackers: list[str]) -> None:
         frame["targets"].append(target)
         frame["announced"] = attackers
         board.emit("attack_announced", side="soviet", target=target, units=attackers, air={}, stavka=True)
         start_combat(board, "soviet", target, attackers, {}, stavka=True)
 
-    def step(self, board: Board, frame: dict[str, Any]) -> bool:
+    def step(self, board: Board, frame: StavkaFrame) -> bool:
         attackers = frame.pop("announced", None)
         if attackers is not None and not board.data.get("last_combat_cancelled"):
             frame["done"] += 1
@@ -194,19 +196,17 @@ def free_move_hqs(board: Board) -> list[str]:
 
 
 class FreeMove:
-    def decisions(self, board: Board, frame: dict[str, Any]) -> list:
+    def decisions(self, board: Board, frame: FreeMoveFrame) -> list[Decision]:
         prompt = ("Free Move (2.5.4): FREEMOVE HQ <hq> [ATTACH <up to 3 units in its range>], or FREEMOVE UNITS "
                   "<up to 3 units anywhere>, or FREEMOVE NONE. The units may not start in or enter an enemy ZOC and "
                   f"do not fight. HQs: {', '.join(board.unit(h).name for h in free_move_hqs(board))}.")
         return [ask(frame, "soviet", "freemove", prompt, ["FREEMOVE NONE"], "FREEMOVE NONE")]
 
-    def legal(self, board, frame, decision):
+    def legal(self, board: Board, frame: FreeMoveFrame, decision: Decision) -> list[Order]:
         return [Order.make("freemove", "none")] + [Order.make("freemove", "hq", hq=h)
                                                     for h in free_move_hqs(board)[:3]]
 
-    def apply(self, board: Board, frame: dict[str, Any], decision, order: Order) -> None:
-        from moderator.games.narva.command import in_range
-
+    def apply(self, board: Board, frame: FreeMoveFrame, decision: Decision, order: Order) -> None:
         if order.form == "none":
             answered(frame)
             board.pop()
@@ -221,11 +221,11 @@ class FreeMove:
             # ruling N-25 (option any): an Army HQ activates the units of its own army's corps and stays put
             formations = {f.id for f in board.s.formations if f.parent == formation} if army else {formation}
             own = [u for u in board.units_of("soviet") if board.unit(u).formation in formations and u != hq
-                   and in_range(board, hq, u) and not board.is_hq(u)]
+                   and in_command_range(board, hq, u) and not board.is_hq(u)]
             extra = [str(u) for u in order.values("units")]
             for uid in extra:
-                if uid in own or board.side_of(uid) != "soviet" or not board.on_map(uid) or board.is_hq(uid) \
-                        or not in_range(board, hq, uid):
+                if uid in own or board.side_of(uid) != "soviet" or not board.is_on_map(uid) or board.is_hq(uid) \
+                        or not in_command_range(board, hq, uid):
                     board.fail(f"{board.unit(uid).name} cannot join: three other units within the HQ's range (2.5.4A)")
             if len(extra) > act.ATTACHMENTS:
                 board.fail("at most three other units (2.5.4A)")
@@ -236,7 +236,7 @@ class FreeMove:
             if len(movers) > act.ATTACHMENTS:
                 board.fail("at most three units (2.5.4A)")
             for uid in movers:
-                if board.side_of(uid) != "soviet" or not board.on_map(uid):
+                if board.side_of(uid) != "soviet" or not board.is_on_map(uid):
                     board.fail(f"{board.unit(uid).name} is not a Soviet unit on the map")
                 if board.is_hq(uid):  # ruling N-25: "three Soviet combat units anywhere", no HQ
                     board.fail(f"{board.unit(uid).name} is an HQ: a Free Move without an HQ moves three combat "
@@ -247,7 +247,7 @@ class FreeMove:
         board.emit("free_move", units=movers, visible_to=("soviet",))
         act.start_activation(board, "soviet", "free", movers=movers)
 
-    def step(self, board, frame):
+    def step(self, board: Board, frame: FreeMoveFrame) -> bool:
         return False
 
 
@@ -275,7 +275,7 @@ def return_hq(board: Board, uid: str) -> str | None:
     unit = board.unit(uid)
     candidates: list[str] = []
     formation = board.s.formation(unit.formation) if unit.formation and unit.formation != "IND" else None
-    if formation and formation.hq and board.on_map(formation.hq):
+    if formation and formation.hq and board.is_on_map(formation.hq):
         candidates = [formation.hq]
     else:
         parent = formation.parent if formation else None
@@ -286,16 +286,13 @@ def return_hq(board: Board, uid: str) -> str | None:
             if formation is None or hq_formation.parent == parent:
                 candidates.append(hq)
     for hq in sorted(candidates):
-        if board.supply(hq) == "ok" and board.may_stand(uid, board.hex_of(hq)):
-            from moderator.games.narva.supply import traces_supply
-
-            if traces_supply(board, hq):
-                return hq
+        if board.supply(hq) == "ok" and board.may_stand(uid, board.hex_of(hq)) and traces_supply(board, hq):
+            return hq
     return None
 
 
 class Rebuild:
-    def decisions(self, board: Board, frame: dict[str, Any]) -> list:
+    def decisions(self, board: Board, frame: RebuildFrame) -> list[Decision]:
         units = rebuildable(board)
         prompt = (f"You have {board.data['rp']} replacement point(s) (11.2): REBUILD <unit> (flip a reduced unit, or "
                   f"return an eliminated one reduced at its HQ), FORTIFY <11SS|4SS> (PD marker up two boxes), "
@@ -304,10 +301,10 @@ class Rebuild:
                   f". Rebuildable: {', '.join(board.unit(u).name for u in units) or 'none'}.")
         return [ask(frame, "german", "rebuild", prompt, ["REBUILD AUTO", "REBUILD DONE"], "REBUILD AUTO")]
 
-    def legal(self, board, frame, decision):
+    def legal(self, board: Board, frame: RebuildFrame, decision: Decision) -> list[Order]:
         return [Order.make("rebuild", "done"), Order.make("rebuild", "auto")]
 
-    def apply(self, board: Board, frame: dict[str, Any], decision, order: Order) -> None:
+    def apply(self, board: Board, frame: RebuildFrame, decision: Decision, order: Order) -> None:
         if order.form == "done":
             answered(frame)
             self._close(board, frame)
@@ -334,7 +331,7 @@ class Rebuild:
     def _auto(self, board: Board) -> None:
         """Deadline answer: flip reduced units first (strongest defence), then the lower PD marker."""
         while board.data["rp"] > 0:
-            units = [u for u in rebuildable(board) if board.on_map(u)]
+            units = [u for u in rebuildable(board) if board.is_on_map(u)]
             if units:
                 self._rebuild(board, min(units, key=lambda u: (-board.unit(u).full.defense, u)))
                 continue
@@ -370,13 +367,13 @@ class Rebuild:
         act.start_activation(board, "german", "rebuild", movers=[uid])
 
     @staticmethod
-    def _close(board: Board, frame: dict[str, Any]) -> None:
+    def _close(board: Board, frame: RebuildFrame) -> None:
         board.pop()
         if frame.get("lose_rest") and board.data["rp"]:
             board.emit("rp_lost", rp=board.data["rp"])
             board.data["rp"] = 0
 
-    def step(self, board: Board, frame: dict[str, Any]) -> bool:
+    def step(self, board: Board, frame: RebuildFrame) -> bool:
         if board.data["rp"] <= 0:
             self._close(board, frame)
             return True

@@ -9,41 +9,53 @@ also attack.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable, cast
 
+from moderator.core.contract import Decision
 from moderator.core.frames import answered, ask, new_frame
 from moderator.core.grammar import Order
-from moderator.games.narva.board import Board, enemy
-from moderator.games.narva.combat import compute_odds, odds_label, start_combat
-from moderator.games.narva.movement import NORMAL, RAIL, STRATEGIC, MoveRules, describe, find_path, follow
+from moderator.games.narva.board import Board
+from moderator.games.narva.combat import compute_odds, start_combat
+from moderator.games.narva.movement import (NORMAL, RAIL, STRATEGIC, MoveRules, describe, find_path, follow,
+                                            reachable)
+from moderator.games.narva.state import ActivationFrame, ActivationMode, ActivationStage, AirMode, MovingFrame, Side
 
 ATTACHMENTS = 3  # 4.2.1A
 STRACHWITZ_ATTACHMENTS = 4  # 4.2.3B
 AGN_EXTRAS = 2  # 2.4.2B
 
+# 4.0A: activated units move (6.0), then those that may fight attack (9.0).
+ACTIVATION_STAGES: tuple[ActivationStage, ...] = ("move", "attack", "end")
 
-def start_activation(board: Board, side: str, mode: str, *, chit: str | None = None, hq: str | None = None,
-                     movers: list[str] = (), fighters: list[str] = (), stage: str = "move",
-                     context: dict[str, Any] | None = None) -> dict[str, Any]:
+
+def start_activation(board: Board, side: Side, mode: ActivationMode, *, chit: str | None = None,
+                     hq: str | None = None, movers: Iterable[str] = (), fighters: Iterable[str] = (),
+                     stage: ActivationStage = ACTIVATION_STAGES[0],
+                     context: dict[str, Any] | None = None) -> ActivationFrame:
     """Push an activation that goes straight to its moves (the command chit path asks for its HQ
-    first, see `command.Activation`)."""
-    return board.push(new_frame(board.data, "activation", side=side, mode=mode, chit=chit, hq=hq,
-                                stage=stage, movers=list(movers), fighters=list(fighters), moved=[],
-                                attacked=[], ferries=[], context=dict(context or {})))
+    first, see `command.CommandActivation`)."""
+    return cast(ActivationFrame, board.push(new_frame(
+        board.data, "activation", side=side, mode=mode, chit=chit, hq=hq, stage=stage, movers=list(movers),
+        fighters=list(fighters), moved=[], attacked=[], ferries=[], context=dict(context or {}))))
 
 
-def movable(board: Board, frame: dict[str, Any]) -> list[str]:
+def after_moves(frame: MovingFrame) -> ActivationStage:
+    """The Combat Segment if any unit may fight, else the end (a free move or regrouping has no combat)."""
+    return "attack" if frame["fighters"] else "end"
+
+
+def movable(board: Board, frame: MovingFrame) -> list[str]:
     pinned = {u for units in board.data["pinned"].values() for u in units}
-    return [u for u in frame["movers"] if board.on_map(u) and u not in frame["moved"] and u not in pinned]
+    return [u for u in frame["movers"] if board.is_on_map(u) and u not in frame["moved"] and u not in pinned]
 
 
-def attackers_available(board: Board, frame: dict[str, Any]) -> list[str]:
+def attackers_available(board: Board, frame: MovingFrame) -> list[str]:
     pinned = {u for units in board.data["pinned"].values() for u in units}
-    return [u for u in frame["fighters"] if board.on_map(u) and board.is_combat(u) and u not in frame["attacked"]
+    return [u for u in frame["fighters"] if board.is_on_map(u) and board.is_combat(u) and u not in frame["attacked"]
             and u not in pinned]
 
 
-def attack_targets(board: Board, frame: dict[str, Any]) -> dict[str, list[str]]:
+def attack_targets(board: Board, frame: MovingFrame) -> dict[str, list[str]]:
     """Enemy hexes with combat units (9.0B) next to available attackers -> those attackers."""
     side = frame["side"]
     found: dict[str, list[str]] = {}
@@ -54,7 +66,7 @@ def attack_targets(board: Board, frame: dict[str, Any]) -> dict[str, list[str]]:
     return found
 
 
-def rules_for(frame: dict[str, Any], mode: str = NORMAL) -> MoveRules:
+def rules_for(frame: MovingFrame, mode: str = NORMAL) -> MoveRules:
     return MoveRules(mode=mode, reinforcement=frame["mode"] == "reinforce",
                      avoid_ezoc=frame["mode"] == "free", ferries_used=set(frame["ferries"]))
 
@@ -83,7 +95,7 @@ class Moves:
 
     # ------------------------------------------------------------------ move stage
 
-    def move_decision(self, board: Board, frame: dict[str, Any]):
+    def move_decision(self, board: Board, frame: MovingFrame) -> Decision:
         units = movable(board, frame)
         names = ", ".join(f"{board.unit(u).name}@{board.hex_of(u)}" for u in units[:24])
         more = f" and {len(units) - 24} more" if len(units) > 24 else ""
@@ -94,10 +106,10 @@ class Moves:
         prompt = f"{what}: MOVE <units> TO <hex> [STRATEGIC], or MOVE DONE. Units: {names}{more}."
         return ask(frame, frame["side"], "move", prompt, ["MOVE DONE"], "MOVE DONE", context=self.context(frame))
 
-    def apply_move(self, board: Board, frame: dict[str, Any], order: Order) -> None:
+    def apply_move(self, board: Board, frame: MovingFrame, order: Order) -> None:
         if order.form == "done":
             answered(frame)
-            frame["stage"] = "attack" if frame["fighters"] else "end"
+            frame["stage"] = after_moves(frame)
             return
         units = [str(u) for u in order.values("units")]
         dest = str(order.get("hex"))
@@ -125,7 +137,7 @@ class Moves:
             board.remember("move", side=frame["side"], unit=uid, path=list(path.hexes))
 
     @staticmethod
-    def _allowance(board: Board, frame: dict[str, Any], uid: str) -> float:
+    def _allowance(board: Board, frame: MovingFrame, uid: str) -> float:
         if frame["mode"] in ("reinforce",):
             return float(board.unit(uid).strength(board.is_reduced(uid)).movement)  # 8.0B full MA on entry
         return float(board.movement_allowance(uid))
@@ -136,11 +148,9 @@ class Moves:
         units = board.units_at(hex_id)
         return units[0] if units else None
 
-    def move_legal(self, board: Board, frame: dict[str, Any]) -> list[Order]:
+    def move_legal(self, board: Board, frame: MovingFrame) -> list[Order]:
         """A sample of legal moves (for random playouts): for a few units, the reachable hexes
         nearest an enemy, plus MOVE DONE.  Players may of course order any legal move."""
-        from moderator.games.narva.movement import reachable
-
         out = [Order.make("move", "done")]
         near = distance_to_enemy(board, frame["side"])
         for uid in movable(board, frame)[:2]:
@@ -151,7 +161,7 @@ class Moves:
 
     # ------------------------------------------------------------------ attack stage
 
-    def attack_legal(self, board: Board, frame: dict[str, Any]) -> list[Order]:
+    def attack_legal(self, board: Board, frame: MovingFrame) -> list[Order]:
         out = [Order.make("attack", "done")]
         air = ready_air(board, frame["side"])
         for target, units in sorted(attack_targets(board, frame).items()):
@@ -164,15 +174,16 @@ class Moves:
                 out.append(Order.make("attack", "hex", hex=target, units=tuple(units), full=(air[0],)))
         return out
 
-    def attack_decision(self, board: Board, frame: dict[str, Any]):
+    def attack_decision(self, board: Board, frame: MovingFrame) -> Decision:
         targets = attack_targets(board, frame)
-        listing = "; ".join(f"{h} ({', '.join(board.unit(u).name for u in units)})" for h, units in sorted(targets.items()))
+        listing = "; ".join(f"{h} ({', '.join(board.unit(u).name for u in units)})"
+                            for h, units in sorted(targets.items()))
         air = ", ".join(board.s.air_unit(a).name + f"[{a}]" for a in ready_air(board, frame["side"])) or "none"
         prompt = (f"Combat Segment (9.0): ATTACK <hex> WITH <units> [FULL <air>] [NORMAL <air>], or ATTACK DONE. "
                   f"Targets: {listing or 'none'}. Air units ready: {air}.")
         return ask(frame, frame["side"], "attack", prompt, ["ATTACK DONE"], "ATTACK DONE", context=self.context(frame))
 
-    def apply_attack(self, board: Board, frame: dict[str, Any], order: Order) -> None:
+    def apply_attack(self, board: Board, frame: MovingFrame, order: Order) -> None:
         side = frame["side"]
         if order.form == "done":
             answered(frame)
@@ -208,8 +219,9 @@ class Moves:
         start_combat(board, side, target, units, air, min_column=min_column)
 
     @staticmethod
-    def _air(board: Board, side: str, full: list[str], normal: list[str]) -> dict[str, str]:
-        air: dict[str, str] = {}
+    def _air(board: Board, side: Side, full: list[str], normal: list[str]) -> dict[str, AirMode]:
+        """12.1.1: one or two ready air units, each making a full or (if it has one) a normal attack."""
+        air: dict[str, AirMode] = {}
         ready = ready_air(board, side)
         for a in full + normal:
             if a not in ready:
@@ -232,20 +244,11 @@ class Moves:
                 return col.index
         board.fail(f"no column {text} on the {side} line of the CRT",
                    [getattr(c, side) for c in board.s.tables.crt.columns][:3])
-        raise AssertionError
 
     @staticmethod
-    def context(frame: dict[str, Any]) -> dict[str, Any]:
+    def context(frame: MovingFrame) -> dict[str, Any]:
+        """What ON and IF tests may ask about this activation (its mode, chit and HQ)."""
         ctx = dict(frame.get("context") or {})
         ctx.update({"mode": frame["mode"], "chit": frame.get("chit_group"), "hq": frame.get("hq")})
         return ctx
 
-
-def preview_odds(board: Board, side: str, units: list[str], target: str) -> str:
-    """For hints: the odds as the attacker would see them with the defender revealed."""
-    odds = compute_odds(board, side, units, target, {})
-    return "cancelled" if odds.column is None else odds_label(board, side, odds.column)
-
-
-def enemy_of(side: str) -> str:
-    return enemy(side)

@@ -9,11 +9,12 @@ city (9.6.4B); HQs stacked with advancing units may go with them (9.6.5, 11.1.2)
 
 from __future__ import annotations
 
-from typing import Any
-
-from moderator.core.frames import answered, ask, new_frame
+from moderator.core.contract import Decision
+from moderator.core.frames import answered, ask
 from moderator.core.grammar import Order
 from moderator.games.narva.board import Board
+from moderator.games.narva.hq import overrun_lone_hqs
+from moderator.games.narva.state import AdvanceFrame
 
 
 def first_step_ok(board: Board, uid: str, origin: str, target: str) -> bool:
@@ -55,11 +56,11 @@ def second_hexes(board: Board, uid: str, origin: str, target: str) -> list[str]:
 
 
 class Advance:
-    def _eligible(self, board: Board, frame: dict[str, Any]) -> list[str]:
+    def _eligible(self, board: Board, frame: AdvanceFrame) -> list[str]:
         target = frame["target"]
         out = []
         for uid in frame["units"]:
-            if uid in frame["moved"] or not board.on_map(uid):
+            if uid in frame["moved"] or not board.is_on_map(uid):
                 continue
             origin = board.hex_of(uid)
             if origin != frame["origins"].get(uid):
@@ -71,7 +72,7 @@ class Advance:
     def _room(self, board: Board, target: str, units: list[str]) -> bool:
         return board.stacking_ok(target, units)
 
-    def decisions(self, board: Board, frame: dict[str, Any]) -> list:
+    def decisions(self, board: Board, frame: AdvanceFrame) -> list[Decision]:
         eligible = self._eligible(board, frame)
         names = ", ".join(board.unit(u).name for u in eligible)
         prompt = (f"{frame['target']} is vacated: advance after combat (9.6)? Eligible: {names}. Mechanized units "
@@ -79,13 +80,13 @@ class Advance:
         return [ask(frame, frame["side"], "advance", prompt, ["ADVANCE AUTO", "ADVANCE NONE"], "ADVANCE NONE",
                     context={"hex": frame["target"]})]
 
-    def legal(self, board: Board, frame: dict[str, Any], decision) -> list[Order]:
+    def legal(self, board: Board, frame: AdvanceFrame, decision: Decision) -> list[Order]:
         out = [Order.make("advance", "none"), Order.make("advance", "auto")]
         for uid in [u for u in self._eligible(board, frame) if board.is_combat(u)][:3]:
             out.append(Order.make("advance", "units", units=(uid,)))
         return out
 
-    def apply(self, board: Board, frame: dict[str, Any], decision, order: Order) -> None:
+    def apply(self, board: Board, frame: AdvanceFrame, decision: Decision, order: Order) -> None:
         target = frame["target"]
         if order.form == "none":
             answered(frame)
@@ -130,18 +131,18 @@ class Advance:
             # this frame, not the top one: an overrun (9.6.6) has pushed a displacement above it
             board.stack[:] = [f for f in board.stack if f is not frame]
 
-    def _combat_left(self, board: Board, frame: dict[str, Any]) -> bool:
+    def _combat_left(self, board: Board, frame: AdvanceFrame) -> bool:
         return any(board.is_combat(u) for u in self._eligible(board, frame)) and \
             board.stacking_ok(frame["target"], [u for u in self._eligible(board, frame) if board.is_combat(u)][:1])
 
-    def step(self, board: Board, frame: dict[str, Any]) -> bool:
+    def step(self, board: Board, frame: AdvanceFrame) -> bool:
         if not self._combat_left(board, frame):
             board.pop()
             return True
         return False
 
     @staticmethod
-    def _move(board: Board, frame: dict[str, Any], units: list[str], second: str | None) -> None:
+    def _move(board: Board, frame: AdvanceFrame, units: list[str], second: str | None) -> None:
         if not units:
             return
         target = frame["target"]
@@ -154,10 +155,7 @@ class Advance:
             end = target
             if second:
                 if board.lone_hq(second) and board.enemy_in(second, side):
-                    for hq in board.hqs_at(second):
-                        board.remove(hq, "displacing")
-                        board.emit("overrun", hq=hq, hex=second, by=uid)
-                        board.push(new_frame(board.data, "displace", hq=hq, origin=second))
+                    overrun_lone_hqs(board, second, by=uid)
                 end = second
                 path.append(second)
             board.place(uid, end)

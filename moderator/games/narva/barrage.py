@@ -10,23 +10,27 @@ or prepared defences (2.5.1.2), but German units in a PD hex take them on the PD
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
+from moderator.core.contract import Decision
 from moderator.core.frames import answered, ask, new_frame
 from moderator.core.grammar import Order
 from moderator.games.narva.board import Board, enemy
 from moderator.games.narva.combat import defender_result
 from moderator.games.narva.losses import push_losses
 from moderator.games.narva.retreat import push_retreat
+from moderator.games.narva.state import BarrageFrame, BarrageSource, Side
 
 
-def start_barrages(board: Board, side: str, count: int, source: str, *, anywhere_next_to_any: bool = False,
-                   fixed_target: str | None = None) -> dict[str, Any]:
-    return board.push(new_frame(board.data, "barrage", side=side, count=count, source=source, targeted=[],
-                                next_to_any=anywhere_next_to_any, fixed=fixed_target, pending=None))
+def start_barrages(board: Board, side: Side, count: int, source: BarrageSource, *, anywhere_next_to_any: bool = False,
+                   fixed_target: str | None = None) -> BarrageFrame:
+    """Push `count` barrage attacks for `side`; the owner chooses each target (or `fixed_target` is hit)."""
+    return cast(BarrageFrame, board.push(new_frame(
+        board.data, "barrage", side=side, count=count, source=source, targeted=[], next_to_any=anywhere_next_to_any,
+        fixed=fixed_target, pending=None)))
 
 
-def targets(board: Board, frame: dict[str, Any]) -> list[str]:
+def targets(board: Board, frame: BarrageFrame) -> list[str]:
     side = frame["side"]
     if frame.get("fixed"):
         hex_id = frame["fixed"]
@@ -45,7 +49,7 @@ def targets(board: Board, frame: dict[str, Any]) -> list[str]:
     return sorted(out)
 
 
-def auto_target(board: Board, frame: dict[str, Any], legal: list[str]) -> str:
+def auto_target(board: Board, frame: BarrageFrame, legal: list[str]) -> str:
     """The deadline choice (ruling N-68), from what the player can see only: PD hexes first for the
     Soviets, then the stack with most counters when heights are visible, then the lowest hex."""
     heights = not board.fog or board.options["fog_stack_height"] == "shown"
@@ -57,7 +61,7 @@ def auto_target(board: Board, frame: dict[str, Any], legal: list[str]) -> str:
     return min(legal, key=score)
 
 
-def resolve(board: Board, frame: dict[str, Any], hex_id: str) -> None:
+def resolve(board: Board, frame: BarrageFrame, hex_id: str) -> None:
     side = frame["side"]
     frame["targeted"].append(hex_id)
     frame["count"] -= 1
@@ -75,9 +79,7 @@ def resolve(board: Board, frame: dict[str, Any], hex_id: str) -> None:
     if frame["source"] == "coastal" and cell.defender_retreat:
         # 8.6C: a retreat result (Dr1) destroys the landing brigade (ruling N-30)
         for uid in board.combat_units_at(hex_id):
-            board.remove(uid)
-            board.emit("step_lost", unit=uid, hex=hex_id, result="eliminated",
-                       why="coastal barrage on the landing (8.6C)")
+            board.eliminate(uid, "coastal barrage on the landing (8.6C)")
         return
     # pushed in reverse: losses run first, then the retreat (rulings N-35, N-46: losses, then retreat)
     push_retreat(board, target_side, defenders, hex_id, outcome["retreat"], f"barrage on {hex_id}",
@@ -87,18 +89,18 @@ def resolve(board: Board, frame: dict[str, Any], hex_id: str) -> None:
 
 
 class Barrage:
-    def decisions(self, board: Board, frame: dict[str, Any]) -> list:
+    def decisions(self, board: Board, frame: BarrageFrame) -> list[Decision]:
         legal = targets(board, frame)
         prompt = (f"{frame['source'].title()} barrage: {frame['count']} barrage attack(s) left. Choose a target "
                   f"(BARRAGE <hex>), or BARRAGE AUTO, or BARRAGE NONE to forgo the rest. Targets: {', '.join(legal)}.")
         return [ask(frame, frame["side"], "barrage", prompt, ["BARRAGE AUTO", "BARRAGE NONE"], "BARRAGE AUTO",
                     context={"source": frame["source"], "left": frame["count"]})]
 
-    def legal(self, board: Board, frame: dict[str, Any], decision) -> list[Order]:
+    def legal(self, board: Board, frame: BarrageFrame, decision: Decision) -> list[Order]:
         out = [Order.make("barrage", "auto"), Order.make("barrage", "none")]
         return out + [Order.make("barrage", "hex", hex=h) for h in targets(board, frame)[:4]]
 
-    def apply(self, board: Board, frame: dict[str, Any], decision, order: Order) -> None:
+    def apply(self, board: Board, frame: BarrageFrame, decision: Decision, order: Order) -> None:
         legal = targets(board, frame)
         answered(frame)
         if order.form == "none":
@@ -115,7 +117,7 @@ class Barrage:
                            [f"BARRAGE {h}" for h in legal[:3]])
         resolve(board, frame, target)
 
-    def step(self, board: Board, frame: dict[str, Any]) -> bool:
+    def step(self, board: Board, frame: BarrageFrame) -> bool:
         if frame["count"] <= 0 or not targets(board, frame):
             board.pop()
             if frame["count"] > 0:

@@ -2,26 +2,26 @@
 
 The engine state is a plain JSON tree; `Board` wraps one copy of it with the scenario, the random
 source and the events being emitted, and gives the rules modules a vocabulary that reads as prose:
-``board.units_at(hex)``, ``board.in_enemy_zoc(hex, side)``, ``board.lose_step(unit)``.
-
-State layout (see `setup.initial_state`)::
-
-    units[id] = {"hex": "2122" | None, "reduced": bool, "where": "map" | "pending" | "eliminated" |
-                 "withdrawn", "supply": "ok" | "oos" | "isolated", "seq": arrival counter}
+``board.units_at(hex)``, ``board.in_enemy_zoc(hex, side)``, ``board.lose_step(unit)``.  What the
+state holds is typed in `state` (`NarvaState`, built by `setup.initial_state`).
 """
 
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, NoReturn
 
 from moderator.core.contract import Event
 from moderator.core.frames import FrameStack
 from moderator.core.errors import IllegalOrder
 from moderator.core.rng import Die, Rng
 from moderator.games.narva.scenario import MECHANIZED_TYPES, Scenario, Unit
+from moderator.games.narva.state import NarvaState, Options, Side, SupplyState, UnitRecord, Where
 
-SIDES = ("german", "soviet")
+if TYPE_CHECKING:
+    from moderator.games.narva.scenario import HexInfo, HexsideInfo
+
+SIDES: tuple[Side, Side] = ("german", "soviet")
 
 
 def _zoc_memo(_scenario: Scenario) -> dict[tuple[str, str], bool]:
@@ -29,12 +29,14 @@ def _zoc_memo(_scenario: Scenario) -> dict[tuple[str, str], bool]:
     return {}
 
 
-def enemy(side: str) -> str:
+def enemy(side: str) -> Side:
     return "soviet" if side == "german" else "german"
 
 
 class Board(FrameStack):
-    def __init__(self, data: dict[str, Any], scenario: Scenario, rng: Rng | None = None):
+    data: NarvaState  # type: ignore[assignment]  # FrameStack knows only a JSON dict
+
+    def __init__(self, data: NarvaState, scenario: Scenario, rng: Rng | None = None):
         self.data = data
         self.s = scenario
         self.rng = rng
@@ -42,13 +44,13 @@ class Board(FrameStack):
         self._where: dict[str, list[str]] | None = None
         self._zoc: dict[str, frozenset[str]] = {}
         self._side_units: dict[str, list[str]] = {}
-        self._profiles: dict[tuple[str, bool], tuple] = {}
+        self._profiles: dict[tuple[str, bool], tuple[Any, ...]] = {}
         index = scenario._index()
         # Plain-dict lookups for the hot loops (pathfinding, ZOC, supply): no model layer in between.
         self._unit_index = index["units"]
-        self.neighbours = index["nbrs"].__getitem__
-        self._sides = index["sides"]
-        self.hexinfo = index["hexes"].__getitem__
+        self.neighbours: Callable[[str], tuple[str, ...]] = index["nbrs"].__getitem__
+        self._sides: dict[tuple[str, str], HexsideInfo] = index["sides"]
+        self.hexinfo: Callable[[str], HexInfo] = index["hexes"].__getitem__
 
     # ------------------------------------------------------------------ events and dice
 
@@ -72,7 +74,7 @@ class Board(FrameStack):
         return self.data["turn"]
 
     @property
-    def options(self) -> dict[str, Any]:
+    def options(self) -> Options:
         return self.data["options"]
 
     @property
@@ -86,23 +88,23 @@ class Board(FrameStack):
 
     # ------------------------------------------------------------------ units
 
-    def hexside(self, a: str, b: str):
+    def hexside(self, a: str, b: str) -> HexsideInfo:
         """The side between two adjacent hexes (see Scenario.hexside)."""
         return self._sides[(a, b)]
 
     def unit(self, uid: str) -> Unit:
         return self._unit_index[uid]
 
-    def state_of(self, uid: str) -> dict[str, Any]:
+    def state_of(self, uid: str) -> UnitRecord:
         return self.data["units"][uid]
 
     def hex_of(self, uid: str) -> str | None:
         return self.data["units"][uid]["hex"]
 
-    def side_of(self, uid: str) -> str:
+    def side_of(self, uid: str) -> Side:
         return self._unit_index[uid].side
 
-    def on_map(self, uid: str) -> bool:
+    def is_on_map(self, uid: str) -> bool:
         return self.data["units"][uid]["where"] == "map"
 
     def is_reduced(self, uid: str) -> bool:
@@ -134,7 +136,7 @@ class Board(FrameStack):
         ma = self.unit(uid).strength(self.is_reduced(uid)).movement
         return ma / 2 if self.supply(uid) == "isolated" else ma
 
-    def supply(self, uid: str) -> str:
+    def supply(self, uid: str) -> SupplyState:
         return self.data["units"][uid]["supply"]
 
     def has_zoc(self, uid: str) -> bool:
@@ -180,7 +182,7 @@ class Board(FrameStack):
     def hqs_at(self, hex_id: str) -> list[str]:
         return [u for u in self.units_at(hex_id) if self.is_hq(u)]
 
-    def owner_of(self, hex_id: str) -> str | None:
+    def owner_of(self, hex_id: str) -> Side | None:
         units = self._index().get(hex_id)
         return self.unit(units[0]).side if units else None
 
@@ -207,7 +209,7 @@ class Board(FrameStack):
         if hex_id in self.data["control"] and self.has_zoc(uid) and self.is_combat(uid):
             self.data["control"][hex_id] = self.side_of(uid)
 
-    def remove(self, uid: str, where: str = "eliminated") -> None:
+    def remove(self, uid: str, where: Where = "eliminated") -> None:
         st = self.data["units"][uid]
         st["where"] = where
         st["hex"] = None
@@ -221,9 +223,14 @@ class Board(FrameStack):
             st["reduced"] = True
             self.emit("step_lost", unit=uid, hex=hex_id, result="reduced", why=why)
             return "reduced"
+        self.eliminate(uid, why)
+        return "eliminated"
+
+    def eliminate(self, uid: str, why: str) -> None:
+        """Take the unit out of play whatever its steps (7.2B-C, 8.6C), told as the step that ended it."""
+        hex_id = self.hex_of(uid)
         self.remove(uid)
         self.emit("step_lost", unit=uid, hex=hex_id, result="eliminated", why=why)
-        return "eliminated"
 
     # ------------------------------------------------------------------ zones of control (5.0)
 
@@ -304,5 +311,6 @@ class Board(FrameStack):
     def last_turn(self) -> int:
         return self.s.meta.last_turn
 
-    def fail(self, message: str, suggestions: Iterable[str] = ()) -> None:
+    def fail(self, message: str, suggestions: Iterable[str] = ()) -> NoReturn:
+        """Refuse the order being applied: raises IllegalOrder with `message` and legal `suggestions`."""
         raise IllegalOrder(message, tuple(suggestions))

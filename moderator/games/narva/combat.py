@@ -12,12 +12,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Callable, cast
 
+from moderator.core.contract import Decision
 from moderator.core.frames import new_frame
+from moderator.core.grammar import Order
+from moderator.core.rng import Die
 from moderator.games.narva.board import Board, enemy
 from moderator.games.narva.losses import push_losses
 from moderator.games.narva.retreat import push_retreat
+from moderator.games.narva.state import AirMode, CombatFrame, CombatStage, Side, following
 
 
 @dataclass
@@ -132,17 +136,19 @@ def compute_odds(board: Board, side: str, attackers: list[str], target: str, air
     return odds
 
 
-def combat_die(board: Board, side: str, purpose: str) -> tuple[Any, int]:
+def combat_die(board: Board, side: str, purpose: str) -> tuple[Die, int]:
+    """The combat die and the modified total read on the CRT (14.10B: +1 to Soviet rolls on Turn 1)."""
     die = board.d6(purpose)
     modifier = board.s.meta.first_turn.soviet_combat_modifier if (side == "soviet" and board.turn == 1) else 0
-    return die, die.value + modifier  # 14.10B: +1 to Soviet combat rolls on Turn 1
+    return die, die.value + modifier
 
 
-def start_combat(board: Board, side: str, target: str, attackers: list[str], air: dict[str, str],
-                 stavka: bool = False, min_column: int | None = None) -> dict[str, Any]:
-    return board.push(new_frame(board.data, "combat", side=side, target=target, attackers=list(attackers),
-                                air=dict(air), stavka=stavka, min_column=min_column, stage="resolve",
-                                defenders=[], result={}))
+def start_combat(board: Board, side: Side, target: str, attackers: list[str], air: dict[str, AirMode],
+                 stavka: bool = False, min_column: int | None = None) -> CombatFrame:
+    """Push the combat frame of an announced attack; it resolves when it comes up."""
+    return cast(CombatFrame, board.push(new_frame(
+        board.data, "combat", side=side, target=target, attackers=list(attackers), air=dict(air), stavka=stavka,
+        min_column=min_column, stage=COMBAT_STAGES[0], defenders=[], result={})))
 
 
 def pd_absorb(board: Board, division: str, losses: int, retreat: int) -> tuple[int, int, int]:
@@ -187,134 +193,188 @@ def defender_result(board: Board, target: str, losses: int, retreat: int, barrag
             "pd_division": info.pd_division if german_pd else None}
 
 
+# The steps of one combat in the rules' order: the odds and the die, then the results, the
+# defender's first (9.1C), losses before retreats, the defender's retreat before the attacker's
+# (9.5A), and the advance into a vacated hex (9.6).
+COMBAT_STAGES: tuple[CombatStage, ...] = (
+    "resolve",  # 9.3, 12.1, 14.10B
+    "defender_losses",  # 9.4
+    "defender_retreat",  # 9.5
+    "attacker_losses",  # 9.4
+    "attacker_retreat",  # 9.5, 9.5.6B
+    "advance",  # 9.6
+    "done",
+)
+
+
 class Combat:
-    def decisions(self, board, frame):
+    def decisions(self, board: Board, frame: CombatFrame) -> list[Decision]:
         return []
 
-    def legal(self, board, frame, decision):
+    def legal(self, board: Board, frame: CombatFrame, decision: Decision) -> list[Order]:
         return []
 
-    def apply(self, board, frame, decision, order):  # pragma: no cover - combat never asks itself
+    def apply(self, board: Board, frame: CombatFrame, decision: Decision,
+              order: Order) -> None:  # pragma: no cover - combat never asks itself
         raise AssertionError
 
-    def step(self, board: Board, frame: dict[str, Any]) -> bool:
+    def step(self, board: Board, frame: CombatFrame) -> bool:
         stage = frame["stage"]
-        side, target = frame["side"], frame["target"]
-        defender = enemy(side)
-        if stage == "resolve":
-            return self._resolve(board, frame)
-        result = frame["result"]
-        attackers = [u for u in frame["attackers"] if board.on_map(u)]
-        if stage == "defender_losses":
-            frame["stage"] = "defender_retreat"
-            push_losses(board, defender, [u for u in frame["defenders"] if board.hex_of(u) == target],
-                        result["defender"]["losses"], f"combat in {target}", by="defense", hex_id=target,
-                        interrupts=side)
-            return True
-        if stage == "defender_retreat":
-            frame["stage"] = "attacker_losses"
-            push_retreat(board, defender, [u for u in board.units_at(target) if board.side_of(u) == defender],
-                         target, result["defender"]["retreat"], f"combat in {target}", by="defense", interrupts=side)
-            return True
-        if stage == "attacker_losses":
-            frame["stage"] = "attacker_retreat"
-            push_losses(board, side, attackers, result["attacker"]["losses"], f"attack on {target}", by="attack",
-                        hex_id=target)
-            return True
-        if stage == "attacker_retreat":
-            frame["stage"] = "advance"
-            length = result["attacker"]["retreat"]
-            if length:
-                by_hex: dict[str, list[str]] = {}
-                for uid in attackers:
-                    by_hex.setdefault(board.hex_of(uid), []).append(uid)
-                for origin, units in sorted(by_hex.items(), reverse=True):
-                    effect = board.s.terrain_effect(board.s.terrain(origin))
-                    negated = 1 if effect.negate_first_retreat else 0  # 9.5.6B: attackers in villages/cities
-                    hq = [u for u in board.hqs_at(origin)]
-                    if length - negated > 0:
-                        frame.setdefault("retreated", []).extend(units)
-                    push_retreat(board, side, units + hq, origin, length - negated, f"attack on {target}",
-                                 by="attack")
-            return True
-        if stage == "advance":
-            frame["stage"] = "done"
-            vacated = not any(board.side_of(u) == defender for u in board.units_at(target))
-            movers = [u for u in attackers if u not in frame.get("retreated", []) and board.is_combat(u)]
-            if vacated and movers and not frame.get("no_advance"):
-                # HQs stacked with the attackers may advance with them (9.6.5)
-                movers += sorted({h for u in movers for h in board.hqs_at(board.hex_of(u))})
-                board.push(new_frame(board.data, "advance", side=side, target=target, units=movers,
-                                     origins={u: board.hex_of(u) for u in movers}, moved=[]))
-            return True
-        board.pop()
-        return True
-
-    def _resolve(self, board: Board, frame: dict[str, Any]) -> bool:
-        side, target = frame["side"], frame["target"]
-        attackers = frame["attackers"]
-        frame["defenders"] = [u for u in board.units_at(target)]
-        odds = compute_odds(board, side, attackers, target, frame["air"], frame["stavka"])
-        reveal = {
-            "attackers": odds.attack_detail, "defenders": odds.defense_detail,
-            "attack": odds.attack, "defense": odds.defense, "base_column": odds.base_column,
-            "shifts": [[why, n] for why, n in odds.shifts], "zero_defense": odds.zero_defense,
-            "air": frame["air"], "stavka": frame["stavka"],
-        }
-        min_column = frame.get("min_column")
-        if odds.column is None or (min_column and odds.column < min_column):
-            why = "below the lowest column after shifts (9.3.2A)" if odds.column is None else \
-                "below the odds the attack order required (MIN)"
-            board.data["last_combat_cancelled"] = True
-            board.emit("attack_cancelled", side=side, target=target, reason=why, **reveal)
-            board.remember("combat", side=side, hex=target, result="cancelled",
-                           **{"from": sorted({board.hex_of(u) for u in attackers})})
+        if stage == "done":
             board.pop()
-            self._release(board, attackers)
-            return True
-        board.data["last_combat_cancelled"] = False
-        self._air_to_base(board, frame["air"])  # after the cancellation test: N-54, unused air goes back
-        die, roll = combat_die(board, side, f"combat {target}")
-        cell = board.s.crt_result(side, odds.column, roll)
-        attacker_losses = cell.attacker_steps
-        attacker_retreat = cell.attacker_retreat
-        notes = []
-        if frame["stavka"]:
-            # 2.5.3C-D: an additional A1; every attacker retreat becomes step losses
-            if attacker_retreat and all(board.s.terrain_effect(board.s.terrain(board.hex_of(u))).negate_first_retreat
-                                        for u in attackers):
-                attacker_retreat -= 1  # ruling N-26: 9.5.6B cancels the first hex if every attacker is in a village/city
-            attacker_losses += 1 + attacker_retreat
-            notes.append(f"Stavka: +1 loss and {attacker_retreat} retreat(s) taken as losses (2.5.3)")
-            attacker_retreat = 0
-        if cell.attacker_steps and all(board.s.terrain(board.hex_of(u)) == "city" for u in attackers):
-            # 9.4.4A ignores the first loss *from the CRT* (ruling N-34); Stavka's extra A1 is not one
-            attacker_losses -= 1
-            notes.append("attackers in a city: first loss negated (9.4.4)")
-        defender = defender_result(board, target, cell.defender_steps, cell.defender_retreat, barrage=False)
-        frame["result"] = {"defender": defender, "attacker": {"losses": attacker_losses, "retreat": attacker_retreat}}
-        board.emit("combat", side=side, target=target, column=odds.column,
-                   odds=odds_label(board, side, odds.column), die=die.to_json(), roll=roll, result=cell.code,
-                   defender_after=defender, attacker_after={"losses": attacker_losses, "retreat": attacker_retreat,
-                                                             "notes": notes}, **reveal)
-        board.remember("combat", side=side, hex=target, result=cell.code,
-                       **{"from": sorted({board.hex_of(u) for u in attackers})})
-        frame["stage"] = "defender_losses"
+        elif stage == "resolve":
+            resolve(board, frame)
+        else:
+            frame["stage"] = following(COMBAT_STAGES, stage)
+            RESULT_STEPS[stage](board, frame)
         return True
 
-    @staticmethod
-    def _release(board: Board, attackers: list[str]) -> None:
-        """Ruling N-33: the units of a cancelled attack have not attacked and may still attack
-        elsewhere in this Combat Segment (9.2.1B counts only attacks that were made)."""
-        for below in reversed(board.stack):
-            if below["kind"] == "stavka":
-                return  # a Stavka attack names its own units (ruling N-26)
-            if isinstance(below.get("attacked"), list):
-                below["attacked"][:] = [u for u in below["attacked"] if u not in attackers]
-                return
 
-    @staticmethod
-    def _air_to_base(board: Board, air: dict[str, str]) -> None:
-        """12.1.2: full attack -> Grounded, normal attack -> Refit."""
-        for air_id, mode in air.items():
-            board.data["air"][air_id] = "grounded" if mode == "full" else "refit"
+# ---------------------------------------------------------------- the odds and the die
+
+
+def resolve(board: Board, frame: CombatFrame) -> None:
+    """Reveal both stacks (2.1.3A), compute the odds, cancel an attack below the table (9.3.2A) or
+    roll and read the CRT."""
+    side, target = frame["side"], frame["target"]
+    attackers = frame["attackers"]
+    frame["defenders"] = [u for u in board.units_at(target)]
+    odds = compute_odds(board, side, attackers, target, frame["air"], frame["stavka"])
+    reveal = {
+        "attackers": odds.attack_detail, "defenders": odds.defense_detail,
+        "attack": odds.attack, "defense": odds.defense, "base_column": odds.base_column,
+        "shifts": [[why, n] for why, n in odds.shifts], "zero_defense": odds.zero_defense,
+        "air": frame["air"], "stavka": frame["stavka"],
+    }
+    min_column = frame.get("min_column")
+    if odds.column is None or (min_column and odds.column < min_column):
+        cancel(board, frame, odds.column is None, reveal)
+        return
+    board.data["last_combat_cancelled"] = False
+    air_to_base(board, frame["air"])  # after the cancellation test: N-54, unused air goes back
+    die, total = combat_die(board, side, f"combat {target}")
+    cell = board.s.crt_result(side, odds.column, total)
+    attacker = attacker_result(board, frame, cell.attacker_steps, cell.attacker_retreat)
+    defender = defender_result(board, target, cell.defender_steps, cell.defender_retreat, barrage=False)
+    frame["result"] = {"defender": defender, "attacker": {"losses": attacker["losses"], "retreat": attacker["retreat"]}}
+    board.emit("combat", side=side, target=target, column=odds.column,
+               odds=odds_label(board, side, odds.column), die=die.to_json(), total=total, result=cell.code,
+               defender_after=defender, attacker_after=attacker, **reveal)
+    board.remember("combat", side=side, hex=target, result=cell.code,
+                   **{"from": sorted({board.hex_of(u) for u in attackers})})
+    frame["stage"] = following(COMBAT_STAGES, "resolve")
+
+
+def cancel(board: Board, frame: CombatFrame, below_table: bool, reveal: dict[str, Any]) -> None:
+    """9.3.2A (or the MIN of the attack order): no die is rolled and the attackers are free again."""
+    side, target, attackers = frame["side"], frame["target"], frame["attackers"]
+    why = "below the lowest column after shifts (9.3.2A)" if below_table else \
+        "below the odds the attack order required (MIN)"
+    board.data["last_combat_cancelled"] = True
+    board.emit("attack_cancelled", side=side, target=target, reason=why, **reveal)
+    board.remember("combat", side=side, hex=target, result="cancelled",
+                   **{"from": sorted({board.hex_of(u) for u in attackers})})
+    board.pop()
+    release(board, attackers)
+
+
+def attacker_result(board: Board, frame: CombatFrame, crt_losses: int, crt_retreat: int) -> dict[str, Any]:
+    """The attacker's losses and retreat after a Stavka attack's extra A1 (2.5.3) and the city's
+    negation (9.4.4A), with notes saying why."""
+    attackers = frame["attackers"]
+    losses, retreat, notes = crt_losses, crt_retreat, []
+    if frame["stavka"]:
+        # 2.5.3C-D: an additional A1; every attacker retreat becomes step losses
+        if retreat and all(board.s.terrain_effect(board.s.terrain(board.hex_of(u))).negate_first_retreat
+                           for u in attackers):
+            retreat -= 1  # ruling N-26: 9.5.6B cancels the first hex if every attacker is in a village/city
+        losses += 1 + retreat
+        notes.append(f"Stavka: +1 loss and {retreat} retreat(s) taken as losses (2.5.3)")
+        retreat = 0
+    if crt_losses and all(board.s.terrain(board.hex_of(u)) == "city" for u in attackers):
+        # 9.4.4A ignores the first loss *from the CRT* (ruling N-34); Stavka's extra A1 is not one
+        losses -= 1
+        notes.append("attackers in a city: first loss negated (9.4.4)")
+    return {"losses": losses, "retreat": retreat, "notes": notes}
+
+
+def release(board: Board, attackers: list[str]) -> None:
+    """Ruling N-33: the units of a cancelled attack have not attacked and may still attack
+    elsewhere in this Combat Segment (9.2.1B counts only attacks that were made)."""
+    for below in reversed(board.stack):
+        if below["kind"] == "stavka":
+            return  # a Stavka attack names its own units (ruling N-26)
+        if isinstance(below.get("attacked"), list):
+            below["attacked"][:] = [u for u in below["attacked"] if u not in attackers]
+            return
+
+
+def air_to_base(board: Board, air: dict[str, AirMode]) -> None:
+    """12.1.2: full attack -> Grounded, normal attack -> Refit."""
+    for air_id, mode in air.items():
+        board.data["air"][air_id] = "grounded" if mode == "full" else "refit"
+
+
+# ---------------------------------------------------------------- the results, in order
+
+
+def surviving_attackers(board: Board, frame: CombatFrame) -> list[str]:
+    return [u for u in frame["attackers"] if board.is_on_map(u)]
+
+
+def defender_losses(board: Board, frame: CombatFrame) -> None:
+    side, target = frame["side"], frame["target"]
+    push_losses(board, enemy(side), [u for u in frame["defenders"] if board.hex_of(u) == target],
+                frame["result"]["defender"]["losses"], f"combat in {target}", by="defense", hex_id=target,
+                interrupts=side)
+
+
+def defender_retreat(board: Board, frame: CombatFrame) -> None:
+    side, target = frame["side"], frame["target"]
+    defender = enemy(side)
+    push_retreat(board, defender, [u for u in board.units_at(target) if board.side_of(u) == defender],
+                 target, frame["result"]["defender"]["retreat"], f"combat in {target}", by="defense", interrupts=side)
+
+
+def attacker_losses(board: Board, frame: CombatFrame) -> None:
+    side, target = frame["side"], frame["target"]
+    push_losses(board, side, surviving_attackers(board, frame), frame["result"]["attacker"]["losses"],
+                f"attack on {target}", by="attack", hex_id=target)
+
+
+def attacker_retreat(board: Board, frame: CombatFrame) -> None:
+    """Each hex of attackers retreats as a stack, with the HQs stacked there (11.1.1); attackers in a
+    village or city ignore the first hex (9.5.6B)."""
+    length = frame["result"]["attacker"]["retreat"]
+    if not length:
+        return
+    side, target = frame["side"], frame["target"]
+    by_hex: dict[str, list[str]] = {}
+    for uid in surviving_attackers(board, frame):
+        by_hex.setdefault(board.hex_of(uid), []).append(uid)
+    for origin, units in sorted(by_hex.items(), reverse=True):
+        effect = board.s.terrain_effect(board.s.terrain(origin))
+        negated = 1 if effect.negate_first_retreat else 0
+        hq = [u for u in board.hqs_at(origin)]
+        if length - negated > 0:
+            frame.setdefault("retreated", []).extend(units)
+        push_retreat(board, side, units + hq, origin, length - negated, f"attack on {target}", by="attack")
+
+
+def offer_advance(board: Board, frame: CombatFrame) -> None:
+    """9.6: attackers that did not retreat may advance into the vacated hex, with the HQs stacked
+    with them (9.6.5)."""
+    side, target = frame["side"], frame["target"]
+    vacated = not any(board.side_of(u) == enemy(side) for u in board.units_at(target))
+    movers = [u for u in surviving_attackers(board, frame) if u not in frame.get("retreated", [])
+              and board.is_combat(u)]
+    if vacated and movers:
+        movers += sorted({h for u in movers for h in board.hqs_at(board.hex_of(u))})
+        board.push(new_frame(board.data, "advance", side=side, target=target, units=movers,
+                             origins={u: board.hex_of(u) for u in movers}, moved=[]))
+
+
+RESULT_STEPS: dict[CombatStage, Callable[[Board, CombatFrame], None]] = {
+    "defender_losses": defender_losses, "defender_retreat": defender_retreat, "attacker_losses": attacker_losses,
+    "attacker_retreat": attacker_retreat, "advance": offer_advance,
+}

@@ -9,14 +9,26 @@ activates nothing (4.1.1B, ruling N-19).  The phase ends when the last command c
 
 from __future__ import annotations
 
-from typing import Any
-
+from moderator.core.contract import Decision
 from moderator.core.frames import answered, ask, new_frame
 from moderator.core.grammar import Order
 from moderator.games.narva import activation as act
+from moderator.games.narva.actions import resolve_action
+from moderator.games.narva.barrage import start_barrages
 from moderator.games.narva.board import Board
-from moderator.games.narva.hq import outside_army_span
+from moderator.games.narva.hq import in_command_range, outside_army_span
+from moderator.games.narva.reinforce import settle_overstack
+from moderator.games.narva.state import ActivationFrame, CommandFrame, CommandStage, CupFrame, following
 from moderator.games.narva.supply import hex_supplied, supplied_hexes
+
+# A command chit's activation, in the rules' order.
+COMMAND_STAGES: tuple[CommandStage, ...] = (
+    "hq",  # 4.1.1C-F: the drawn chit's HQ (or a Soviet Army HQ relocates instead, 4.1.3)
+    "attach",  # 4.2.1A: units not of the HQ's formation join it
+    "move",  # 4.0A, 6.0: the Movement Segment
+    "attack",  # 4.0A, 9.0: the Combat Segment
+    "end",  # 4.2.1B: the chit goes onto the Activations Track
+)
 
 
 def command_chits_left(board: Board) -> bool:
@@ -39,16 +51,17 @@ def draw_chit(board: Board) -> str:
 class CommandPhase:
     """Draws chits one at a time and pushes what each one starts."""
 
-    def decisions(self, board, frame):
+    def decisions(self, board: Board, frame: CupFrame) -> list[Decision]:
         return []
 
-    def legal(self, board, frame, decision):
+    def legal(self, board: Board, frame: CupFrame, decision: Decision) -> list[Order]:
         return []
 
-    def apply(self, board, frame, decision, order):  # pragma: no cover - never asks
+    def apply(self, board: Board, frame: CupFrame, decision: Decision,
+              order: Order) -> None:  # pragma: no cover - never asks
         raise AssertionError
 
-    def step(self, board: Board, frame: dict[str, Any]) -> bool:
+    def step(self, board: Board, frame: CupFrame) -> bool:
         if not command_chits_left(board):
             board.pop()
             left = sorted(board.data["cup"])
@@ -60,46 +73,52 @@ class CommandPhase:
         if chit.kind == "action":
             board.data["drawn_actions"].append(chit_id)
             board.emit("chit_drawn", chit=chit_id, name=chit.name, chit_kind="action", n=frame["draws"])
-            from moderator.games.narva.actions import resolve_action
-
             resolve_action(board, chit_id)
-            return True
-        side = chit.side
-        limit = board.s.activation_limit(board.turn, side)
-        used = board.data["used"][side]
-        board.data["used"][side] = used + 1
-        board.data["tracks"][side].append(chit_id)
-        if used >= limit:
-            board.emit("chit_drawn", chit=chit_id, name=chit.name, chit_kind="command", side=side, n=frame["draws"],
-                       activation=None, limit=limit)
-            board.emit("chit_unused", chit=chit_id, side=side,
-                       reason=f"the {side} limit of {limit} activations this turn is reached (4.1.1B)")
-            return True
-        board.emit("chit_drawn", chit=chit_id, name=chit.name, chit_kind="command", side=side, n=frame["draws"],
-                   activation=used + 1, limit=limit)
-        board.data["active_side"] = side
-        board.data["recent_activation"] = []
-        board.push(new_frame(board.data, "command", side=side, chit=chit_id, chit_group=chit.group, stage="hq",
-                             mode="command", hq=None, movers=[], fighters=[], moved=[], attacked=[], ferries=[],
-                             context={"chit": chit.group}))
+        else:
+            use_command_chit(board, frame, chit_id)
         return True
 
 
-def eligible_hqs(board: Board, frame: dict[str, Any]) -> list[str]:
+def use_command_chit(board: Board, frame: CupFrame, chit_id: str) -> None:
+    """4.1.1B-C: the chit counts against its side's limit and goes onto the Activations Track; within
+    the limit, its side becomes active and chooses the HQ."""
+    chit = board.s.chit(chit_id)
+    side = chit.side
+    limit = board.s.activation_limit(board.turn, side)
+    used = board.data["used"][side]
+    board.data["used"][side] = used + 1
+    board.data["tracks"][side].append(chit_id)
+    if used >= limit:
+        board.emit("chit_drawn", chit=chit_id, name=chit.name, chit_kind="command", side=side, n=frame["draws"],
+                   activation=None, limit=limit)
+        board.emit("chit_unused", chit=chit_id, side=side,
+                   reason=f"the {side} limit of {limit} activations this turn is reached (4.1.1B)")
+        return
+    board.emit("chit_drawn", chit=chit_id, name=chit.name, chit_kind="command", side=side, n=frame["draws"],
+               activation=used + 1, limit=limit)
+    board.data["active_side"] = side
+    board.data["recent_activation"] = []
+    board.push(new_frame(board.data, "command", side=side, chit=chit_id, chit_group=chit.group,
+                         stage=COMMAND_STAGES[0], mode="command", hq=None, movers=[], fighters=[], moved=[],
+                         attacked=[], ferries=[], context={"chit": chit.group}))
+
+
+def eligible_hqs(board: Board, frame: CommandFrame) -> list[str]:
+    """The HQs the drawn chit may activate (4.1.1D-F, 4.1.2A, 4.2.3D)."""
     side = frame["side"]
     group = board.s.command_group(frame["chit_group"])
     last = board.data["last_hq"][side]
     if side == "german":
         out = []
         for hq in group.hqs:
-            if not board.on_map(hq) or hq == last:
+            if not board.is_on_map(hq) or hq == last:
                 continue  # 4.1.2A: not twice in a row
             if "strachwitz" in board.unit(hq).special and board.data["strachwitz_used"]:
                 continue  # 4.2.3D: once per turn
             out.append(hq)
         return out
     army = group.hqs[0]
-    if not board.on_map(army):
+    if not board.is_on_map(army):
         return []
     reach = board.unit(army).command_range or 0
     army_formation = board.unit(army).formation
@@ -131,18 +150,12 @@ def relocation_hexes(board: Board, army: str) -> list[str]:
     return out
 
 
-def in_range(board: Board, hq: str, uid: str) -> bool:
-    return board.s.distance(board.hex_of(hq), board.hex_of(uid)) <= (board.unit(hq).command_range or 0)
-
-
 def attachment_limit(board: Board, hq: str) -> int:
-    return STRACHWITZ if "strachwitz" in board.unit(hq).special else act.ATTACHMENTS
+    """4.2.1A: three units not of the HQ's formation; Strachwitz four (4.2.3B)."""
+    return act.STRACHWITZ_ATTACHMENTS if "strachwitz" in board.unit(hq).special else act.ATTACHMENTS
 
 
-STRACHWITZ = act.STRACHWITZ_ATTACHMENTS
-
-
-def attachable(board: Board, frame: dict[str, Any]) -> list[str]:
+def attachable(board: Board, frame: CommandFrame) -> list[str]:
     """4.2.1A: units not of the HQ's formation (independent or other formations) within range."""
     hq = frame["hq"]
     own = board.unit(hq).formation
@@ -152,7 +165,7 @@ def attachable(board: Board, frame: dict[str, Any]) -> list[str]:
             continue
         if board.unit(uid).formation == own and "strachwitz" not in board.unit(hq).special:
             continue
-        if in_range(board, hq, uid):
+        if in_command_range(board, hq, uid):
             out.append(uid)
     return sorted(out)
 
@@ -161,36 +174,40 @@ class CommandActivation(act.Moves):
     """A command chit's activation: choose the HQ (or relocate a Soviet Army HQ), attachments,
     Strachwitz's barrage, then move and attack."""
 
-    def decisions(self, board: Board, frame: dict[str, Any]) -> list:
+    def decisions(self, board: Board, frame: CommandFrame) -> list[Decision]:
         stage = frame["stage"]
-        side = frame["side"]
         if stage == "hq":
-            hqs = eligible_hqs(board, frame)
-            name = board.s.chit(frame["chit"]).name
-            options = [f"ACTIVATE {board.unit(h).name}" for h in hqs] + ["PASS"]
-            extra = ""
-            if side == "soviet":
-                extra = " Or RELOCATE TO <hex> to move the Army HQ instead (4.1.3)."
-            prompt = (f"Chit {name} drawn (activation {board.data['used'][side]} of "
-                      f"{board.s.activation_limit(board.turn, side)} this turn): which HQ? "
-                      f"{', '.join(board.unit(h).name for h in hqs) or 'none eligible'}.{extra}")
-            return [ask(frame, side, "hq", prompt, options, "PASS", context=self.context(frame))]
+            return [self._hq_decision(board, frame)]
         if stage == "attach":
-            units = attachable(board, frame)
-            limit = attachment_limit(board, frame["hq"])
-            agn = frame["chit_group"] == "AGN"
-            prompt = (f"{board.unit(frame['hq']).name} activated: attach up to {limit} units not of its formation "
-                      f"within its range (4.2.1A): {', '.join(board.unit(u).name for u in units) or 'none'}"
-                      + (f"; Army Group Narwa also lets {act.AGN_EXTRAS} units anywhere move (ATTACH ... EXTRA ...)"
-                         if agn else "") + ". ATTACH <units> or ATTACH NONE.")
-            return [ask(frame, side, "attach", prompt, ["ATTACH NONE"], "ATTACH NONE", context=self.context(frame))]
+            return [self._attach_decision(board, frame)]
         if stage == "move":
             return [self.move_decision(board, frame)]
         if stage == "attack":
             return [self.attack_decision(board, frame)]
         return []
 
-    def legal(self, board: Board, frame: dict[str, Any], decision) -> list[Order]:
+    def _hq_decision(self, board: Board, frame: CommandFrame) -> Decision:
+        side = frame["side"]
+        hqs = eligible_hqs(board, frame)
+        name = board.s.chit(frame["chit"]).name
+        options = [f"ACTIVATE {board.unit(h).name}" for h in hqs] + ["PASS"]
+        extra = " Or RELOCATE TO <hex> to move the Army HQ instead (4.1.3)." if side == "soviet" else ""
+        prompt = (f"Chit {name} drawn (activation {board.data['used'][side]} of "
+                  f"{board.s.activation_limit(board.turn, side)} this turn): which HQ? "
+                  f"{', '.join(board.unit(h).name for h in hqs) or 'none eligible'}.{extra}")
+        return ask(frame, side, "hq", prompt, options, "PASS", context=self.context(frame))
+
+    def _attach_decision(self, board: Board, frame: CommandFrame) -> Decision:
+        hq = str(frame["hq"])
+        units = attachable(board, frame)
+        agn = frame["chit_group"] == "AGN"
+        prompt = (f"{board.unit(hq).name} activated: attach up to {attachment_limit(board, hq)} units not of its "
+                  f"formation within its range (4.2.1A): {', '.join(board.unit(u).name for u in units) or 'none'}"
+                  + (f"; Army Group Narwa also lets {act.AGN_EXTRAS} units anywhere move (ATTACH ... EXTRA ...)"
+                     if agn else "") + ". ATTACH <units> or ATTACH NONE.")
+        return ask(frame, frame["side"], "attach", prompt, ["ATTACH NONE"], "ATTACH NONE", context=self.context(frame))
+
+    def legal(self, board: Board, frame: CommandFrame, decision: Decision) -> list[Order]:
         stage = frame["stage"]
         if stage == "hq":
             return [Order.make("hq", "activate", hq=h) for h in eligible_hqs(board, frame)] + [Order.make("hq", "pass")]
@@ -198,7 +215,8 @@ class CommandActivation(act.Moves):
             out = [Order.make("attach", "none")]
             units = attachable(board, frame)
             if units:
-                out.append(Order.make("attach", "units", units=tuple(units[:attachment_limit(board, frame["hq"])])))
+                limit = attachment_limit(board, str(frame["hq"]))
+                out.append(Order.make("attach", "units", units=tuple(units[:limit])))
             return out
         if stage == "move":
             return self.move_legal(board, frame)
@@ -206,10 +224,14 @@ class CommandActivation(act.Moves):
             return self.attack_legal(board, frame)
         return []
 
-    def apply(self, board: Board, frame: dict[str, Any], decision, order: Order) -> None:
+    def apply(self, board: Board, frame: CommandFrame, decision: Decision, order: Order) -> None:
         stage = frame["stage"]
-        if stage == "hq":
-            self._apply_hq(board, frame, order)
+        if stage == "hq" and order.form == "pass":
+            self._pass(board, frame)
+        elif stage == "hq" and order.form == "relocate":
+            self._relocate(board, frame, order)
+        elif stage == "hq":
+            self._activate(board, frame, order)
         elif stage == "attach":
             self._apply_attach(board, frame, order)
         elif stage == "move":
@@ -219,33 +241,35 @@ class CommandActivation(act.Moves):
 
     # ------------------------------------------------------------------ choosing the HQ
 
-    def _apply_hq(self, board: Board, frame: dict[str, Any], order: Order) -> None:
+    def _pass(self, board: Board, frame: CommandFrame) -> None:
+        answered(frame)
+        board.emit("activation_passed", side=frame["side"], chit=frame["chit"])
+        self._after_activation(board, frame)  # ruling N-27: a passed 2SH chit is used too
+        frame["stage"] = "end"
+
+    def _relocate(self, board: Board, frame: CommandFrame, order: Order) -> None:
+        """4.1.3: the Soviet Army HQ moves anywhere legal as the activation's sole action."""
+        if frame["side"] != "soviet":
+            board.fail("only a Soviet Army HQ may relocate (4.1.3)")
+        army = board.s.command_group(frame["chit_group"]).hqs[0]
+        if not board.is_on_map(army):
+            board.fail("this army's HQ is not on the map")
+        target = str(order.get("hex"))
+        legal = relocation_hexes(board, army)
+        if target not in legal:
+            board.fail(f"{target} is not a legal place for the Army HQ (4.1.3, ruling N-23: supplied, no enemy "
+                       f"ZOC, outside other Army HQs' span)", [f"RELOCATE TO {h}" for h in legal[:3]])
+        answered(frame)
+        origin = board.hex_of(army)
+        board.place(army, target)
+        board.data["last_hq"]["soviet"] = None  # counts as an activation with no corps (ruling N-22)
+        board.emit("army_relocated", hq=army, origin=origin, hex=target)
+        self._after_activation(board, frame)
+        frame["stage"] = "end"
+
+    def _activate(self, board: Board, frame: CommandFrame, order: Order) -> None:
+        """4.2.1A: the HQ activates the units of its formation within its command range."""
         side = frame["side"]
-        if order.form == "pass":
-            answered(frame)
-            board.emit("activation_passed", side=side, chit=frame["chit"])
-            self._after_activation(board, frame)  # ruling N-27: a passed 2SH chit is used too
-            frame["stage"] = "end"
-            return
-        if order.form == "relocate":
-            if side != "soviet":
-                board.fail("only a Soviet Army HQ may relocate (4.1.3)")
-            army = board.s.command_group(frame["chit_group"]).hqs[0]
-            if not board.on_map(army):
-                board.fail("this army's HQ is not on the map")
-            target = str(order.get("hex"))
-            legal = relocation_hexes(board, army)
-            if target not in legal:
-                board.fail(f"{target} is not a legal place for the Army HQ (4.1.3, ruling N-23: supplied, no enemy "
-                           f"ZOC, outside other Army HQs' span)", [f"RELOCATE TO {h}" for h in legal[:3]])
-            answered(frame)
-            origin = board.hex_of(army)
-            board.place(army, target)
-            board.data["last_hq"]["soviet"] = None  # counts as an activation with no corps (ruling N-22)
-            board.emit("army_relocated", hq=army, origin=origin, hex=target)
-            self._after_activation(board, frame)
-            frame["stage"] = "end"
-            return
         hq = str(order.get("hq"))
         eligible = eligible_hqs(board, frame)
         if hq not in eligible:
@@ -261,7 +285,7 @@ class CommandActivation(act.Moves):
         formation = board.unit(hq).formation
         own = [u for u in board.units_of(side) if board.unit(u).formation == formation and u != hq
                and not board.is_hq(u)]
-        in_command = [u for u in own if in_range(board, hq, u)]
+        in_command = [u for u in own if in_command_range(board, hq, u)]
         out = [u for u in own if u not in in_command]
         frame["movers"] = [hq] + in_command
         frame["fighters"] = list(in_command)
@@ -271,10 +295,10 @@ class CommandActivation(act.Moves):
                    in_command=in_command, out_of_command=out, extra=extra, visible_to=(side,))
         board.emit("hq_activated", side=side, chit=frame["chit"], hq=hq, hex=board.hex_of(hq), hidden_from=(side,))
         self._after_activation(board, frame)
-        frame["stage"] = "attach"
+        frame["stage"] = following(COMMAND_STAGES, "hq")
 
     @staticmethod
-    def _landing_brigade(board: Board, frame: dict[str, Any]) -> list[str]:
+    def _landing_brigade(board: Board, frame: CommandFrame) -> list[str]:
         """8.6D: the 260th MS moves and attacks with the first 2nd Shock chit each turn, on top of the
         corps and its attachments."""
         if frame["side"] != "soviet" or frame["chit_group"] != "2SH" or board.data["first_2sh_done"]:
@@ -286,41 +310,32 @@ class CommandActivation(act.Moves):
         return found
 
     @staticmethod
-    def _after_activation(board: Board, frame: dict[str, Any]) -> None:
+    def _after_activation(board: Board, frame: CommandFrame) -> None:
         """2.5.6B-D: the parked 2nd Shock out-of-supply chit removes this 2SH chit after use."""
         if frame["chit_group"] == "2SH" and board.data["shock_oos"]:
             frame["remove_after"] = True
 
     # ------------------------------------------------------------------ attachments
 
-    def _apply_attach(self, board: Board, frame: dict[str, Any], order: Order) -> None:
+    def _apply_attach(self, board: Board, frame: CommandFrame, order: Order) -> None:
         if order.form == "none":
             answered(frame)
             self._begin_moves(board, frame)
             return
         units = [str(u) for u in order.values("units")]
         extras = [str(u) for u in order.values("extra")]
+        hq = str(frame["hq"])
         legal = attachable(board, frame)
-        limit = attachment_limit(board, frame["hq"])
+        limit = attachment_limit(board, hq)
         for uid in units:
             if uid not in legal:
-                board.fail(f"{board.unit(uid).name} cannot be attached: not in range of {board.unit(frame['hq']).name}, "
+                board.fail(f"{board.unit(uid).name} cannot be attached: not in range of {board.unit(hq).name}, "
                            f"already activated, or of its own formation (4.2.1A, 4.2.4)",
                            [f"ATTACH {board.unit(u).name}" for u in legal[:3]])
         if len(units) > limit:
             board.fail(f"at most {limit} attached units (4.2.1A, 4.2.3B)")
         if extras:
-            if frame["chit_group"] != "AGN":
-                board.fail("only the Army Group Narwa chit activates extra units anywhere (2.4.2B)")
-            if len(extras) > act.AGN_EXTRAS:
-                board.fail(f"at most {act.AGN_EXTRAS} extra units (2.4.2B)")
-            pinned = {u for hex_units in board.data["pinned"].values() for u in hex_units}
-            for uid in extras:
-                if board.side_of(uid) != frame["side"] or not board.on_map(uid) or board.is_hq(uid) \
-                        or uid in frame["movers"] or uid in units:
-                    board.fail(f"{board.unit(uid).name} cannot be an extra unit (2.4.2B: other combat units on the map)")
-                if uid in pinned:
-                    board.fail(f"{board.unit(uid).name} is pinned and cannot be an extra unit (2.5.1.3A, ruling N-24)")
+            self._check_extras(board, frame, units, extras)
         if len(set(units + extras)) != len(units + extras):
             board.fail("a unit is named twice")
         answered(frame)
@@ -331,19 +346,33 @@ class CommandActivation(act.Moves):
         self._begin_moves(board, frame)
 
     @staticmethod
-    def _begin_moves(board: Board, frame: dict[str, Any]) -> None:
-        frame["stage"] = "move"
-        if "strachwitz" in board.unit(frame["hq"]).special:
-            # 4.2.3C: one barrage anywhere next to a German (combat, ruling N-13) unit, before its units move
-            from moderator.games.narva.barrage import start_barrages
+    def _check_extras(board: Board, frame: CommandFrame, units: list[str], extras: list[str]) -> None:
+        """2.4.2B: Army Group Narwa's two extra combat units anywhere, not pinned (2.5.1.3A, ruling N-24);
+        raises IllegalOrder naming the first that cannot be one."""
+        if frame["chit_group"] != "AGN":
+            board.fail("only the Army Group Narwa chit activates extra units anywhere (2.4.2B)")
+        if len(extras) > act.AGN_EXTRAS:
+            board.fail(f"at most {act.AGN_EXTRAS} extra units (2.4.2B)")
+        pinned = {u for hex_units in board.data["pinned"].values() for u in hex_units}
+        for uid in extras:
+            if board.side_of(uid) != frame["side"] or not board.is_on_map(uid) or board.is_hq(uid) \
+                    or uid in frame["movers"] or uid in units:
+                board.fail(f"{board.unit(uid).name} cannot be an extra unit (2.4.2B: other combat units on the map)")
+            if uid in pinned:
+                board.fail(f"{board.unit(uid).name} is pinned and cannot be an extra unit (2.5.1.3A, ruling N-24)")
 
+    @staticmethod
+    def _begin_moves(board: Board, frame: CommandFrame) -> None:
+        frame["stage"] = following(COMMAND_STAGES, "attach")
+        if "strachwitz" in board.unit(str(frame["hq"])).special:
+            # 4.2.3C: one barrage anywhere next to a German (combat, ruling N-13) unit, before its units move
             start_barrages(board, "german", 1, "strachwitz")
 
     # ------------------------------------------------------------------ automatic steps
 
-    def step(self, board: Board, frame: dict[str, Any]) -> bool:
+    def step(self, board: Board, frame: CommandFrame) -> bool:
         stage = frame["stage"]
-        if stage == "hq" and frame["side"] == "soviet" and not board.on_map(
+        if stage == "hq" and frame["side"] == "soviet" and not board.is_on_map(
                 board.s.command_group(frame["chit_group"]).hqs[0]):
             board.emit("activation_passed", side=frame["side"], chit=frame["chit"],
                        reason="the Army HQ is not on the map (ruling N-45)")
@@ -354,10 +383,10 @@ class CommandActivation(act.Moves):
             self._begin_moves(board, frame)
             return True
         if stage == "move" and not act.movable(board, frame):
-            frame["stage"] = "attack"
+            frame["stage"] = following(COMMAND_STAGES, "move")
             return True
         if stage == "attack" and not act.attack_targets(board, frame):
-            frame["stage"] = "end"
+            frame["stage"] = following(COMMAND_STAGES, "attack")
             return True
         if stage == "end":
             self._finish(board, frame)
@@ -365,7 +394,7 @@ class CommandActivation(act.Moves):
         return False
 
     @staticmethod
-    def _finish(board: Board, frame: dict[str, Any]) -> None:
+    def _finish(board: Board, frame: CommandFrame) -> None:
         board.pop()
         board.emit("activation_over", side=frame["side"], chit=frame["chit"], hq=frame["hq"])
         if frame.get("remove_after"):
@@ -380,40 +409,38 @@ class CommandActivation(act.Moves):
 class Activation(act.Moves):
     """The other activations (free move, regroup, reinforcements, rebuilt units): moves, maybe attacks."""
 
-    def decisions(self, board: Board, frame: dict[str, Any]) -> list:
+    def decisions(self, board: Board, frame: ActivationFrame) -> list[Decision]:
         if frame["stage"] == "move":
             return [self.move_decision(board, frame)]
         if frame["stage"] == "attack":
             return [self.attack_decision(board, frame)]
         return []
 
-    def legal(self, board, frame, decision):
+    def legal(self, board: Board, frame: ActivationFrame, decision: Decision) -> list[Order]:
         if frame["stage"] == "move":
             return self.move_legal(board, frame)
         if frame["stage"] == "attack":
             return self.attack_legal(board, frame)
         return []
 
-    def apply(self, board: Board, frame: dict[str, Any], decision, order: Order) -> None:
+    def apply(self, board: Board, frame: ActivationFrame, decision: Decision, order: Order) -> None:
         if frame["stage"] == "move":
             self.apply_move(board, frame, order)
         elif frame["stage"] == "attack":
             self.apply_attack(board, frame, order)
 
-    def step(self, board: Board, frame: dict[str, Any]) -> bool:
+    def step(self, board: Board, frame: ActivationFrame) -> bool:
         stage = frame["stage"]
         if stage == "move" and not act.movable(board, frame):
-            frame["stage"] = "attack" if frame["fighters"] else "end"
+            frame["stage"] = act.after_moves(frame)
             return True
         if stage == "attack" and not act.attack_targets(board, frame):
-            frame["stage"] = "end"
+            frame["stage"] = following(act.ACTIVATION_STAGES, "attack")
             return True
         if stage == "end":
             board.pop()
             if frame["mode"] == "reinforce":
-                from moderator.games.narva.reinforce import settle_overstack
-
-                settle_overstack(board, frame["side"], frame["movers"])
+                settle_overstack(board, frame["side"], frame["movers"])  # 8.1, 7.2A
             board.emit("activation_over", side=frame["side"], mode=frame["mode"])
             return True
         return False

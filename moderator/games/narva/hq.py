@@ -1,4 +1,5 @@
-"""HQ rules (11.1): displacement of HQs left alone or overrun, and the Soviet Army HQ span (4.2.5).
+"""HQ rules (11.1): displacement of HQs left alone or overrun, the command range (4.2.4) and the
+Soviet Army HQ span (4.2.5).
 
 An HQ is displaced to a supplied hex not in an enemy zone of control, at least five hexes away
 (11.1.3), not enemy-occupied and without another friendly HQ (ruling N-43); a Soviet Army HQ also
@@ -8,11 +9,11 @@ never returns (ruling N-45).
 
 from __future__ import annotations
 
-from typing import Any
-
+from moderator.core.contract import Decision
 from moderator.core.frames import answered, ask, new_frame
 from moderator.core.grammar import Order
 from moderator.games.narva.board import Board
+from moderator.games.narva.state import DisplaceFrame
 from moderator.games.narva.supply import hex_supplied, supplied_hexes
 
 DISPLACE_DISTANCE = 5  # 11.1.3A
@@ -27,9 +28,19 @@ def displace_if_alone(board: Board, hex_id: str) -> None:
             board.push(new_frame(board.data, "displace", hq=hq, origin=hex_id))
 
 
-def queue_displacements(board: Board, hqs: list[str], origin_of: dict[str, str]) -> None:
+def overrun_lone_hqs(board: Board, hex_id: str, by: str) -> list[str]:
+    """11.1.4: the lone enemy HQs in a hex that `by` enters are overrun and displaced; returns them."""
+    hqs = board.hqs_at(hex_id)
     for hq in hqs:
-        board.push(new_frame(board.data, "displace", hq=hq, origin=origin_of[hq]))
+        board.remove(hq, "displacing")
+        board.emit("overrun", hq=hq, hex=hex_id, by=by)
+        board.push(new_frame(board.data, "displace", hq=hq, origin=hex_id))
+    return hqs
+
+
+def in_command_range(board: Board, hq: str, uid: str) -> bool:
+    """4.2.4A: within the HQ's command range, counted in hexes from the HQ."""
+    return board.s.distance(board.hex_of(hq), board.hex_of(uid)) <= (board.unit(hq).command_range or 0)
 
 
 def outside_army_span(board: Board, hq: str, hex_id: str) -> bool:
@@ -80,13 +91,13 @@ def auto_hex(board: Board, hq: str, origin: str, legal: list[str]) -> str:
 
 
 class Displace:
-    def _legal(self, board: Board, frame: dict[str, Any]) -> list[str]:
+    def _legal(self, board: Board, frame: DisplaceFrame) -> list[str]:
         # Computed once, when the frame first comes up (in `step`): nothing moves while the owner decides.
         if "legal" in frame:
             return frame["legal"]
         return displacement_hexes(board, frame["hq"], frame["origin"])
 
-    def decisions(self, board: Board, frame: dict[str, Any]) -> list:
+    def decisions(self, board: Board, frame: DisplaceFrame) -> list[Decision]:
         hq = frame["hq"]
         legal = self._legal(board, frame)
         side = board.side_of(hq)
@@ -97,11 +108,11 @@ class Displace:
         return [ask(frame, side, "displace", prompt, ["DISPLACE AUTO"], "DISPLACE AUTO", deadline="reaction",
                     interrupts=board.data.get("active_side"), context={"hq": hq, "hex": frame["origin"]})]
 
-    def legal(self, board: Board, frame: dict[str, Any], decision) -> list[Order]:
+    def legal(self, board: Board, frame: DisplaceFrame, decision: Decision) -> list[Order]:
         return [Order.make("displace", "auto")] + [Order.make("displace", "to", hex=h)
                                                    for h in self._legal(board, frame)[:5]]
 
-    def apply(self, board: Board, frame: dict[str, Any], decision, order: Order) -> None:
+    def apply(self, board: Board, frame: DisplaceFrame, decision: Decision, order: Order) -> None:
         legal = self._legal(board, frame)
         if order.form == "auto":
             target = auto_hex(board, frame["hq"], frame["origin"], legal)
@@ -110,12 +121,13 @@ class Displace:
             if target not in legal:
                 board.fail(f"{target} is not a legal displacement hex (11.1.3: supplied, no enemy ZOC, "
                            f"at least {DISPLACE_DISTANCE} hexes away)",
-                           [f"DISPLACE TO {h}" for h in sorted(legal, key=lambda h: board.s.distance(frame['origin'], h))[:3]])
+                           [f"DISPLACE TO {h}"
+                            for h in sorted(legal, key=lambda h: board.s.distance(frame['origin'], h))[:3]])
         answered(frame)
         board.pop()
         self._place(board, frame["hq"], frame["origin"], target)
 
-    def step(self, board: Board, frame: dict[str, Any]) -> bool:
+    def step(self, board: Board, frame: DisplaceFrame) -> bool:
         legal = frame["legal"] = self._legal(board, frame)
         if not legal:
             board.pop()

@@ -7,16 +7,17 @@ game's standing ``LOSS AUTO`` answers at once for players who never wrote a loss
 
 from __future__ import annotations
 
-from typing import Any
-
+from moderator.core.contract import Decision
 from moderator.core.frames import answered, ask, new_frame
 from moderator.core.grammar import Order
 from moderator.games.narva.board import Board
+from moderator.games.narva.hq import displace_if_alone
+from moderator.games.narva.state import LossesFrame, Side, StrengthUsed
 
 
-def push_losses(board: Board, side: str, units: list[str], count: int, why: str, *,
-                strongest_first: bool = True, by: str = "defense", hex_id: str | None = None,
-                interrupts: str | None = None) -> None:
+def push_losses(board: Board, side: Side, units: list[str], count: int, why: str, *,
+                strongest_first: bool = True, by: StrengthUsed = "defense", hex_id: str | None = None,
+                interrupts: Side | None = None) -> None:
     """Queue `count` step losses among `units` (combat units only; HQs have no steps, 9.4C)."""
     if count <= 0:
         return
@@ -24,23 +25,23 @@ def push_losses(board: Board, side: str, units: list[str], count: int, why: str,
                          strongest_first=strongest_first, by=by, hex=hex_id, interrupts=interrupts))
 
 
-def candidates(board: Board, frame: dict[str, Any]) -> list[str]:
-    return [u for u in frame["units"] if board.on_map(u) and board.is_combat(u)]
+def candidates(board: Board, frame: LossesFrame) -> list[str]:
+    return [u for u in frame["units"] if board.is_on_map(u) and board.is_combat(u)]
 
 
-def printed(board: Board, uid: str, by: str) -> int:
+def printed(board: Board, uid: str, by: StrengthUsed) -> int:
     """9.4.1B: printed attack (attacker) or defense (defender) strength of the side showing."""
     return board.attack(uid) if by == "attack" else board.defense(uid)
 
 
-def strongest(board: Board, units: list[str], by: str) -> list[str]:
+def strongest(board: Board, units: list[str], by: StrengthUsed) -> list[str]:
     if not units:
         return []
     top = max(printed(board, u, by) for u in units)
     return [u for u in units if printed(board, u, by) == top]
 
 
-def auto_choice(board: Board, frame: dict[str, Any]) -> list[str]:
+def auto_choice(board: Board, frame: LossesFrame) -> list[str]:
     """The deadline answer (ruling N-68): each loss to the strongest unit on its current face, ties to
     the unit with more steps left, then the lowest unit id."""
     units = candidates(board, frame)
@@ -59,7 +60,7 @@ def auto_choice(board: Board, frame: dict[str, Any]) -> list[str]:
     return chosen
 
 
-def check_choice(board: Board, frame: dict[str, Any], chosen: list[str]) -> None:
+def check_choice(board: Board, frame: LossesFrame, chosen: list[str]) -> None:
     units = candidates(board, frame)
     need = min(frame["count"], sum(1 if board.is_reduced(u) or board.unit(u).steps < 2 else 2 for u in units))
     if len(chosen) != need:
@@ -79,7 +80,7 @@ def check_choice(board: Board, frame: dict[str, Any], chosen: list[str]) -> None
                        + " or ".join(board.unit(u).name for u in pool), [f"LOSS {board.unit(pool[0]).name}"])
 
 
-def has_choice(board: Board, frame: dict[str, Any]) -> bool:
+def has_choice(board: Board, frame: LossesFrame) -> bool:
     units = candidates(board, frame)
     if len(units) <= 1:
         return False
@@ -88,18 +89,16 @@ def has_choice(board: Board, frame: dict[str, Any]) -> bool:
     return True
 
 
-def take(board: Board, frame: dict[str, Any], chosen: list[str]) -> None:
+def take(board: Board, frame: LossesFrame, chosen: list[str]) -> None:
     for uid in chosen:
         hex_id = board.hex_of(uid)
         board.lose_step(uid, frame["why"])
         if hex_id is not None:
-            from moderator.games.narva.hq import displace_if_alone
-
             displace_if_alone(board, hex_id)
 
 
 class Losses:
-    def decisions(self, board: Board, frame: dict[str, Any]) -> list:
+    def decisions(self, board: Board, frame: LossesFrame) -> list[Decision]:
         units = candidates(board, frame)
         names = ", ".join(f"{board.unit(u).name} ({printed(board, u, frame['by'])}"
                           f"{', reduced' if board.is_reduced(u) else ''})" for u in units)
@@ -112,10 +111,10 @@ class Losses:
                     context={"hex": frame.get("hex"), "why": frame["why"], "count": frame["count"],
                              "suggested": default})]
 
-    def legal(self, board: Board, frame: dict[str, Any], decision) -> list[Order]:
+    def legal(self, board: Board, frame: LossesFrame, decision: Decision) -> list[Order]:
         return [Order.make("loss", "auto")]
 
-    def apply(self, board: Board, frame: dict[str, Any], decision, order: Order) -> None:
+    def apply(self, board: Board, frame: LossesFrame, decision: Decision, order: Order) -> None:
         if order.form == "auto":
             chosen = auto_choice(board, frame)
         else:
@@ -125,7 +124,7 @@ class Losses:
         board.pop()
         take(board, frame, chosen)
 
-    def step(self, board: Board, frame: dict[str, Any]) -> bool:
+    def step(self, board: Board, frame: LossesFrame) -> bool:
         units = candidates(board, frame)
         if not units:
             board.pop()

@@ -11,8 +11,8 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass, field
 
-from moderator.core.errors import IllegalOrder
 from moderator.games.narva.board import Board, enemy
+from moderator.games.narva.hq import overrun_lone_hqs
 
 NORMAL, STRATEGIC, RAIL = "normal", "strategic", "rail"
 ROAD_KINDS = ("rollbahn", "road", "track", "trail", "winter_trail", "railway_major", "railway_minor")
@@ -190,7 +190,6 @@ def find_path(board: Board, uid: str, dest: str, rules: MoveRules, allowance: fl
         return Path((start, dest), float(ma), int(board.in_enemy_zoc(dest, side)), minimum_move=True)
     board.fail(f"{board.unit(uid).name} cannot reach {dest} from {start} with {ma:g} MP"
                + (" by road (strategic movement)" if rules.mode == STRATEGIC else ""))
-    raise AssertionError  # unreachable
 
 
 def ferry_path(board: Board, uid: str, start: str, dest: str, rules: MoveRules, ma: float) -> Path | None:
@@ -313,23 +312,16 @@ def rail_path(board: Board, uid: str, dest: str, rules: MoveRules) -> Path:
                 nxt.append(path + (n,))
         frontier = nxt
     board.fail(f"{dest} cannot be reached by rail from {start} (6.5)")
-    raise AssertionError
 
 
 def follow(board: Board, uid: str, path: Path) -> list[str]:
     """Move the unit along the path: control of VP hexes passes, lone enemy HQs are overrun
     (11.1.4) and displaced (their displacement frames are pushed).  Returns the overrun HQs."""
-    from moderator.core.frames import new_frame
-
     overrun: list[str] = []
     side = board.side_of(uid)
     for hex_id in path.hexes[1:]:
         if board.enemy_in(hex_id, side) and board.lone_hq(hex_id):
-            for hq in board.hqs_at(hex_id):
-                board.remove(hq, "displacing")
-                overrun.append(hq)
-                board.emit("overrun", hq=hq, hex=hex_id, by=uid)
-                board.push(new_frame(board.data, "displace", hq=hq, origin=hex_id))
+            overrun += overrun_lone_hqs(board, hex_id, by=uid)
         board.pass_through(uid, hex_id)
     board.place(uid, path.hexes[-1])
     return overrun

@@ -29,7 +29,7 @@ def _combat(d: Mapping[str, Any]) -> str:
     after_d = d["defender_after"]
     after_a = d["attacker_after"]
     notes = "; ".join(after_d["notes"] + after_a.get("notes", []))
-    roll = _die(d["die"]) + (f", modified {d['roll']} (Turn 1 Soviet +1, 14.10B)" if d["roll"] != d["die"][0] else "")
+    roll = _die(d["die"]) + (f", modified {d['total']} (Turn 1 Soviet +1, 14.10B)" if d["total"] != d["die"][0] else "")
     text = (f"COMBAT at {d['target']} ({_side(d['side'])} attacking{', Stavka' if d.get('stavka') else ''}): "
             f"attack {attackers} = {d['attack']}; defence {defenders} = {d['defense']}"
             + (" (zero: highest column, 9.3.2C)" if d["zero_defense"] else "")
@@ -47,7 +47,7 @@ TEXT: dict[str, Callable[[Mapping[str, Any]], str]] = {
                              + (f", {_side(d.get('side'))} activation {d['activation']} of {d['limit']}"
                                 if d.get("activation") else "") + "."),
     "chit_unused": lambda d: f"  {d['chit']} activates nothing: {d['reason']}.",
-    "command_phase_over": lambda d: (f"The last command chit is drawn; the Command Phase ends"
+    "command_phase_over": lambda d: ("The last command chit is drawn; the Command Phase ends"
                                      + (f" (left in the cup: {', '.join(d['action_chits_left'])})"
                                         if d["action_chits_left"] else "") + "."),
     "activated": lambda d: (f"  {d['hq']} at {d['hex']} activated: in command {_units(d['in_command'])}"
@@ -56,7 +56,8 @@ TEXT: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "hq_activated": lambda d: f"  {_side(d['side'])} activates {d['hq']} at {d['hex']}.",
     "attached": lambda d: (f"  Attached: {_units(d['units'])}"
                            + (f"; extra (move only): {_units(d['extra'])}" if d["extra"] else "") + "."),
-    "activation_passed": lambda d: f"  {_side(d['side'])} passes with {d['chit']}" + (f" ({d['reason']})" if d.get("reason") else "") + ".",
+    "activation_passed": lambda d: (f"  {_side(d['side'])} passes with {d['chit']}"
+                                    + (f" ({d['reason']})" if d.get("reason") else "") + "."),
     "army_relocated": lambda d: f"  Army HQ {d['hq']} relocates from {d['origin']} to {d['hex']} (4.1.3).",
     "activation_over": lambda d: "",
     "moved": lambda d: f"  {d['unit']} moves {d['how']}" + (f" [{d['mode']}]" if d["mode"] != "normal" else "") + ".",
@@ -66,7 +67,8 @@ TEXT: dict[str, Callable[[Mapping[str, Any]], str]] = {
                                    + (f", air {', '.join(f'{a} {m}' for a, m in d['air'].items())}" if d["air"] else "")
                                    + "."),
     "combat": lambda d: "  " + _combat(d),
-    "attack_cancelled": lambda d: f"  The attack on {d['target']} is cancelled: {d['reason']} (attack {d['attack']}, defence {d['defense']}).",
+    "attack_cancelled": lambda d: (f"  The attack on {d['target']} is cancelled: {d['reason']} "
+                                   f"(attack {d['attack']}, defence {d['defense']})."),
     "step_lost": lambda d: f"  {d['unit']} in {d['hex']} is {d['result']} ({d['why']}).",
     "retreated": lambda d: (f"  {_units(d['units'])} retreat from {d['origin']}"
                             + (f" via {'-'.join(d['path'])}" if d["path"] else " nowhere")
@@ -76,15 +78,21 @@ TEXT: dict[str, Callable[[Mapping[str, Any]], str]] = {
                                   + (f" to {d['path'][-1]}" if d["path"] else "") + "."),
     "overrun": lambda d: f"  {d['hq']} in {d['hex']} is overrun by {d['by']} (11.1.4).",
     "hq_displaced": lambda d: f"  {d['hq']} is displaced from {d['origin']} to {d['hex']} (11.1.3).",
-    "enemy_hq_displaced": lambda d: f"  {d['hq']} is displaced from {d['origin']}" + (f" to {d['hex']}" if d.get("hex") else "") + " (11.1.3).",
+    "enemy_hq_displaced": lambda d: (f"  {d['hq']} is displaced from {d['origin']}"
+                                     + (f" to {d['hex']}" if d.get("hex") else "") + " (11.1.3)."),
     "hq_eliminated": lambda d: f"  {d['hq']} is eliminated: {d['why']}.",
-    "advanced": lambda d: f"  {_units(d['units'])} advance into {d['via'] + ' and ' if d.get('via') else ''}{d['hex']}.",
+    "advanced": lambda d: (f"  {_units(d['units'])} advance into "
+                           f"{d['via'] + ' and ' if d.get('via') else ''}{d['hex']}."),
     "barrage_roll": lambda d: f"  Barrage roll {_die(d['die'])}: {d['count']} barrage attack(s) (2.5.1.1).",
-    "barrage": lambda d: (f"  {_side(d['side'])} {d['source']} barrage on {d['hex']}: die {_die(d['die'])}: {d['result']}"
-                          + (f" ({'; '.join(d['after']['notes'])})" if d["after"]["notes"] else "") + "."),
-    "barrage_forgone": lambda d: f"  {d['left']} barrage attack(s) forgone" + (f" ({d['reason']})" if d.get("reason") else "") + ".",
-    "random_event": lambda d: f"  Random event: {' + '.join(_die(x) for x in d['dice'])} = {d['roll']}: {d['name']}. {d['text']}",
-    "withdrawal_announced": lambda d: f"  {d['chit']}: the withdrawal takes effect in the Reinforcement Phase of turn {d['turn']}.",
+    "barrage": lambda d: (f"  {_side(d['side'])} {d['source']} barrage on {d['hex']}: die {_die(d['die'])}: "
+                          f"{d['result']}" + (f" ({'; '.join(d['after']['notes'])})" if d["after"]["notes"] else "")
+                          + "."),
+    "barrage_forgone": lambda d: (f"  {d['left']} barrage attack(s) forgone"
+                                  + (f" ({d['reason']})" if d.get("reason") else "") + "."),
+    "random_event": lambda d: (f"  Random event: {' + '.join(_die(x) for x in d['dice'])} = {d['total']}: "
+                               f"{d['name']}. {d['text']}"),
+    "withdrawal_announced": lambda d: (f"  {d['chit']}: the withdrawal takes effect in the Reinforcement Phase of "
+                                       f"turn {d['turn']}."),
     "shock_out_of_supply": lambda d: "  2nd Shock out of supply: the next 2nd Shock chit used is then removed (2.5.6).",
     "chit_removed": lambda d: f"Chit {d['chit']} leaves the game: {d['reason']}.",
     "stavka_over": lambda d: f"  Stavka directive done: {d['attacks']} attack(s).",
@@ -99,7 +107,8 @@ TEXT: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "reinforcement": lambda d: f"Reinforcement {d['unit']} enters at {d['hex']}.",
     "reinforcement_waits": lambda d: f"{d['unit']} waits: {d['reason']}.",
     "reinforcement_lost": lambda d: f"{d['unit']} cannot enter and is eliminated: {d['reason']}.",
-    "rerouted": lambda d: f"German reinforcements {_units(d['units'])} rerouted to entry {d['entry']} for turn {d['turn']} (8.4).",
+    "rerouted": lambda d: (f"German reinforcements {_units(d['units'])} rerouted to entry {d['entry']} "
+                           f"for turn {d['turn']} (8.4)."),
     "landing": lambda d: f"The 260th MS brigade ({d['unit']}) lands at {d['hex']} (8.6).",
     "overstack_moved": lambda d: f"  {d['unit']} moved from overstacked {d['origin']} to {d['hex']} (7.2A).",
     "air_phase": lambda d: "Air Unit Phase: " + ", ".join(f"{a} to {box}" for a, box in d["moved"]) + ".",

@@ -17,7 +17,8 @@ SPECS = [
               "Activate this HQ for the drawn chit (German: a divisional HQ of the chit's corps; Soviet: a corps "
               "HQ within the Army HQ's radius).", ("ACTIVATE 109", "ACTIVATE 11SS/HQ")),
     OrderSpec("hq", "relocate", "RELOCATE TO <hex:hex>",
-              "Soviet: move the drawn army's HQ anywhere instead of activating a corps (4.1.3).", ("RELOCATE TO 2826",)),
+              "Soviet: move the drawn army's HQ anywhere instead of activating a corps (4.1.3).",
+              ("RELOCATE TO 2826",)),
     OrderSpec("hq", "pass", "PASS", "Use the chit for nothing (it still counts against the turn's limit)."),
     OrderSpec("attach", "units", "ATTACH <units:unit...> [EXTRA <extra:unit...>]",
               "Attach up to 3 units not of the HQ's formation within its range (Strachwitz: 4); with Army Group "

@@ -6,15 +6,15 @@ the reinforcements' own movement.
 
 from __future__ import annotations
 
-from typing import Any
-
+from moderator.core.contract import Decision
 from moderator.core.frames import answered, ask, new_frame
 from moderator.core.grammar import Order
 from moderator.games.narva import activation as act
 from moderator.games.narva.barrage import start_barrages
 from moderator.games.narva.board import Board
-from moderator.games.narva.hq import outside_army_span
-from moderator.games.narva.supply import hex_supplied, supplied_hexes
+from moderator.games.narva.hq import outside_army_span, overrun_lone_hqs
+from moderator.games.narva.state import Arrival, CoastalFrame, ReinforceFrame, ReinforceStage, Side, following
+from moderator.games.narva.supply import supplied_hexes
 
 BLOCKED_ENTRY_RANGE = 10  # 8.3B
 GERMAN_ENTRIES = ("A", "B", "C")
@@ -84,7 +84,8 @@ def withdraw(board: Board, chit_id: str) -> None:
 # ---------------------------------------------------------------- placement
 
 
-def arrivals_now(board: Board, side: str) -> list[dict[str, Any]]:
+def arrivals_now(board: Board, side: str) -> list[Arrival]:
+    """The reinforcements due by now that enter at an entry area (not the 260th MS's landing, 8.6)."""
     return [a for a in board.data["arrivals"] if a["turn"] <= board.turn and board.side_of(a["unit"]) == side
             and a["entry"] != "merekula"]
 
@@ -128,10 +129,19 @@ def landing_hexes(board: Board) -> list[str]:
     return [h for h in board.s.area_hexes("merekula_landing") if not board.combat_units_at(h)]
 
 
+# Each side's Reinforcement Segment in the rules' order (3.0C: the German segment first).
+REINFORCEMENT_STAGES: dict[Side, tuple[ReinforceStage, ...]] = {
+    # replacements banked for this segment (ruling N-44), reroutes (8.4), placement (8.0-8.3), their moves (8.0B)
+    "german": ("start", "reroute", "place", "move"),
+    # placement and the Army HQs (8.0-8.3, 4.2.5B), the 260th MS landing (8.6), their moves (8.0B)
+    "soviet": ("start", "place", "land", "move"),
+}
+
+
 class Reinforce:
     """One side's Reinforcement Segment."""
 
-    def decisions(self, board: Board, frame: dict[str, Any]) -> list:
+    def decisions(self, board: Board, frame: ReinforceFrame) -> list[Decision]:
         side = frame["side"]
         stage = frame["stage"]
         if stage == "reroute":
@@ -143,8 +153,9 @@ class Reinforce:
                         context={"phase": "reinforcement"})]
         if stage == "place":
             uid, choices = self._placing(board, frame)
-            prompt = (f"{board.unit(uid).name} cannot enter at its entry hex (blocked, 8.3B): PLACE {board.unit(uid).name} "
-                      f"AT <hex>, or PLACE AUTO. Nearest choices: {', '.join(choices[:8])}.")
+            prompt = (f"{board.unit(uid).name} cannot enter at its entry hex (blocked, 8.3B): "
+                      f"PLACE {board.unit(uid).name} AT <hex>, or PLACE AUTO. "
+                      f"Nearest choices: {', '.join(choices[:8])}.")
             return [ask(frame, side, "place", prompt, ["PLACE AUTO"], "PLACE AUTO",
                         context={"phase": "reinforcement", "unit": uid})]
         if stage == "land":
@@ -154,7 +165,7 @@ class Reinforce:
                         context={"phase": "reinforcement"})]
         return []
 
-    def legal(self, board: Board, frame: dict[str, Any], decision) -> list[Order]:
+    def legal(self, board: Board, frame: ReinforceFrame, decision: Decision) -> list[Order]:
         stage = frame["stage"]
         if stage == "reroute":
             out = [Order.make("reroute", "none")]
@@ -170,7 +181,7 @@ class Reinforce:
             return [Order.make("land", "none")] + [Order.make("land", "at", hex=h) for h in landing_hexes(board)]
         return []
 
-    def apply(self, board: Board, frame: dict[str, Any], decision, order: Order) -> None:
+    def apply(self, board: Board, frame: ReinforceFrame, decision: Decision, order: Order) -> None:
         stage = frame["stage"]
         if stage == "reroute":
             self._reroute(board, frame, order)
@@ -190,7 +201,7 @@ class Reinforce:
         elif stage == "land":
             answered(frame)
             if order.form == "none":
-                frame["stage"] = "move"
+                frame["stage"] = self.following(frame)
                 return
             target = str(order.get("hex"))
             if target not in landing_hexes(board):
@@ -199,23 +210,23 @@ class Reinforce:
 
     # ------------------------------------------------------------------ steps
 
-    def step(self, board: Board, frame: dict[str, Any]) -> bool:
+    def step(self, board: Board, frame: ReinforceFrame) -> bool:
         side = frame["side"]
         stage = frame["stage"]
         if stage == "start":
-            frame["stage"] = "reroute" if side == "german" else "place"
+            frame["stage"] = self.following(frame)
             if side == "german" and board.options["rp_timing"] == "bank" and board.data["rp"] > 0:
                 board.push(new_frame(board.data, "rebuild", lose_rest=False))
             return True
         if stage == "reroute":
             if not any(not a["rerouted"] for a in arrivals_now(board, "german")):
-                frame["stage"] = "place"
+                frame["stage"] = self.following(frame)
                 return True
             return False
         if stage == "place":
             pending = self._pending(board, frame)
             if not pending:
-                frame["stage"] = "land" if side == "soviet" and self._may_land(board) else "move"
+                frame["stage"] = self.following(frame)
                 return True
             uid, letter = pending[0]
             choices = self._choices(board, uid, letter)
@@ -228,12 +239,12 @@ class Reinforce:
             return False  # blocked entry (8.3B) or an Army HQ (4.2.5B): the owner chooses
         if stage == "land":
             if not self._may_land(board):
-                frame["stage"] = "move"
+                frame["stage"] = self.following(frame)
                 return True
             return False
         if stage == "move":
             board.pop()
-            movers = [u for u in frame["placed"] if board.on_map(u)]
+            movers = [u for u in frame["placed"] if board.is_on_map(u)]
             if movers:
                 act.start_activation(board, side, "reinforce", movers=movers)
             return True
@@ -242,10 +253,14 @@ class Reinforce:
     # ------------------------------------------------------------------ helpers
 
     @staticmethod
-    def _pending(board: Board, frame: dict[str, Any]) -> list[tuple[str, str]]:
+    def following(frame: ReinforceFrame) -> ReinforceStage:
+        return following(REINFORCEMENT_STAGES[frame["side"]], frame["stage"])
+
+    @staticmethod
+    def _pending(board: Board, frame: ReinforceFrame) -> list[tuple[str, str]]:
         return [(a["unit"], a["entry"]) for a in arrivals_now(board, frame["side"]) if a["unit"] not in frame["skip"]]
 
-    def _placing(self, board: Board, frame: dict[str, Any]) -> tuple[str, list[str]]:
+    def _placing(self, board: Board, frame: ReinforceFrame) -> tuple[str, list[str]]:
         uid, letter = self._pending(board, frame)[0]
         return uid, self._choices(board, uid, letter)
 
@@ -256,20 +271,17 @@ class Reinforce:
         return entry_choices(board, uid, letter)[0]
 
     @staticmethod
-    def _put(board: Board, frame: dict[str, Any], uid: str, hex_id: str) -> None:
+    def _put(board: Board, frame: ReinforceFrame, uid: str, hex_id: str) -> None:
         board.data["arrivals"] = [a for a in board.data["arrivals"] if a["unit"] != uid]
         if board.enemy_in(hex_id, frame["side"]) and board.lone_hq(hex_id):
-            for hq in board.hqs_at(hex_id):
-                board.remove(hq, "displacing")
-                board.emit("overrun", hq=hq, hex=hex_id, by=uid)
-                board.push(new_frame(board.data, "displace", hq=hq, origin=hex_id))
+            overrun_lone_hqs(board, hex_id, by=uid)
         board.state_of(uid)["supply"] = "ok"  # 8.0B: reinforcements enter in supply
         board.place(uid, hex_id)
         frame["placed"].append(uid)
         board.emit("reinforcement", side=frame["side"], unit=uid, hex=hex_id)
 
     @staticmethod
-    def _cannot_enter(board: Board, frame: dict[str, Any], uid: str, letter: str) -> None:
+    def _cannot_enter(board: Board, frame: ReinforceFrame, uid: str, letter: str) -> None:
         if letter == "supplied_hex":
             frame["skip"].append(uid)  # 4.2.5C: the Army HQ waits for a later Reinforcement Phase
             for a in board.data["arrivals"]:
@@ -282,12 +294,12 @@ class Reinforce:
         board.emit("reinforcement_lost", unit=uid, reason="no legal entry hex (8.5)")
 
     @staticmethod
-    def _reroute(board: Board, frame: dict[str, Any], order: Order) -> None:
+    def _reroute(board: Board, frame: ReinforceFrame, order: Order) -> None:
         if order.form == "none":
             answered(frame)
             for a in arrivals_now(board, "german"):
                 a["rerouted"] = True  # declined now: they enter this turn (8.4)
-            frame["stage"] = "place"
+            frame["stage"] = Reinforce.following(frame)
             return
         units = [str(u) for u in order.values("units")]
         entry = str(order.get("entry"))
@@ -311,32 +323,33 @@ class Reinforce:
         brigade = next((a for a in board.data["arrivals"] if a["entry"] == "merekula"), None)
         return brigade is not None and board.turn >= brigade["turn"] and bool(landing_hexes(board))
 
-    def _land(self, board: Board, frame: dict[str, Any], target: str) -> None:
+    def _land(self, board: Board, frame: ReinforceFrame, target: str) -> None:
         brigade = next(a["unit"] for a in board.data["arrivals"] if a["entry"] == "merekula")
         self._put(board, frame, brigade, target)
         board.emit("landing", unit=brigade, hex=target)
-        frame["stage"] = "move"
+        frame["stage"] = self.following(frame)
         board.push(new_frame(board.data, "coastal", hex=target))
 
 
 class Coastal:
     """8.6C: Germany may barrage the landing hex at once."""
 
-    def decisions(self, board: Board, frame: dict[str, Any]) -> list:
-        prompt = f"The 260th MS has landed at {frame['hex']}: fire the coastal artillery at it (8.6C)? COASTAL FIRE or COASTAL NONE."
+    def decisions(self, board: Board, frame: CoastalFrame) -> list[Decision]:
+        prompt = (f"The 260th MS has landed at {frame['hex']}: fire the coastal artillery at it (8.6C)? "
+                  f"COASTAL FIRE or COASTAL NONE.")
         return [ask(frame, "german", "coastal", prompt, ["COASTAL FIRE", "COASTAL NONE"], "COASTAL FIRE",
                     deadline="reaction", interrupts="soviet", context={"hex": frame["hex"]})]
 
-    def legal(self, board, frame, decision):
+    def legal(self, board: Board, frame: CoastalFrame, decision: Decision) -> list[Order]:
         return [Order.make("coastal", "fire"), Order.make("coastal", "none")]
 
-    def apply(self, board: Board, frame: dict[str, Any], decision, order: Order) -> None:
+    def apply(self, board: Board, frame: CoastalFrame, decision: Decision, order: Order) -> None:
         answered(frame)
         board.pop()
         if order.form == "fire":
             start_barrages(board, "german", 1, "coastal", fixed_target=frame["hex"])
 
-    def step(self, board, frame):
+    def step(self, board: Board, frame: CoastalFrame) -> bool:
         return False
 
 
@@ -357,6 +370,4 @@ def settle_overstack(board: Board, side: str, units: list[str]) -> None:
                 board.emit("overstack_moved", unit=uid, origin=hex_id, hex=target, visible_to=(side,))
                 break
         else:
-            board.remove(uid)
-            board.emit("step_lost", unit=uid, hex=hex_id, result="eliminated",
-                       why="reinforcement overstacked at the end of the phase (7.2A)")
+            board.eliminate(uid, "reinforcement overstacked at the end of the phase (7.2A)")

@@ -12,13 +12,14 @@ defensive terrain and the lowest hex numbers (digest 3.3).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
+from moderator.core.contract import Decision
 from moderator.core.frames import answered, ask, new_frame
 from moderator.core.grammar import Order
 from moderator.games.narva.board import Board
+from moderator.games.narva.hq import displace_if_alone, overrun_lone_hqs
 from moderator.games.narva.losses import push_losses
 from moderator.games.narva.movement import river_crossing, usable_roads
+from moderator.games.narva.state import OverstackFrame, RetreatFrame, Side, StrengthUsed
 from moderator.games.narva.supply import hex_supplied, supplied_hexes
 
 
@@ -42,9 +43,10 @@ class Route:
         return (*self.priority, int(not self.stack_ok), self.to_source, -self.shelter, self.hexes)
 
 
-def push_retreat(board: Board, side: str, units: list[str], origin: str, length: int, why: str, *,
-                 by: str = "defense", interrupts: str | None = None) -> None:
-    units = [u for u in units if board.on_map(u) and board.hex_of(u) == origin]
+def push_retreat(board: Board, side: Side, units: list[str], origin: str, length: int, why: str, *,
+                 by: StrengthUsed = "defense", interrupts: Side | None = None) -> None:
+    """Queue the retreat of those `units` still in `origin` (none when `length` is 0)."""
+    units = [u for u in units if board.is_on_map(u) and board.hex_of(u) == origin]
     if length <= 0 or not units:
         return
     board.push(new_frame(board.data, "retreat", side=side, units=units, origin=origin, length=length,
@@ -118,16 +120,12 @@ def best_routes(found: list[Route]) -> list[Route]:
     return [r for r in found if r.priority == top]
 
 
-def execute(board: Board, frame: dict[str, Any], units: list[str], route: Route) -> None:
+def execute(board: Board, frame: RetreatFrame, units: list[str], route: Route) -> None:
     side = frame["side"]
     origin = frame["origin"]
-    overrun: list[tuple[str, str]] = []
     for h in route.hexes:
         if board.enemy_in(h, side) and board.lone_hq(h):
-            for hq in board.hqs_at(h):
-                board.remove(hq, "displacing")
-                overrun.append((hq, h))
-                board.emit("overrun", hq=hq, hex=h, by=units[0])
+            overrun_lone_hqs(board, h, by=units[0])  # 9.5B
         for uid in units:
             board.pass_through(uid, h)
     end = route.hexes[-1] if route.hexes else origin
@@ -141,8 +139,6 @@ def execute(board: Board, frame: dict[str, Any], units: list[str], route: Route)
     board.emit("enemy_retreated", side=side, top=units[0], count=len(units), origin=origin, path=list(route.hexes),
                hidden_from=(side,))
     board.remember("retreat", side=side, path=[origin, *route.hexes])
-    for hq, where in overrun:
-        board.push(new_frame(board.data, "displace", hq=hq, origin=where))
     # Losses: EZOC hexes (strongest, 9.5.3C-D, or owner by option), then the hexes short (owner, 9.5.2C-D).
     strongest = board.options["ezoc_retreat_loss"] == "strongest"
     for _ in range(route.ezoc):
@@ -166,14 +162,14 @@ def _unpin(board: Board, uid: str, origin: str) -> None:
 
 
 class Retreat:
-    def _routes(self, board: Board, frame: dict[str, Any], units: list[str] | None = None) -> list[Route]:
+    def _routes(self, board: Board, frame: RetreatFrame, units: list[str] | None = None) -> list[Route]:
         return routes(board, units or self._units(board, frame), frame["origin"], frame["length"])
 
     @staticmethod
-    def _units(board: Board, frame: dict[str, Any]) -> list[str]:
-        return [u for u in frame["units"] if board.on_map(u) and board.hex_of(u) == frame["origin"]]
+    def _units(board: Board, frame: RetreatFrame) -> list[str]:
+        return [u for u in frame["units"] if board.is_on_map(u) and board.hex_of(u) == frame["origin"]]
 
-    def decisions(self, board: Board, frame: dict[str, Any]) -> list:
+    def decisions(self, board: Board, frame: RetreatFrame) -> list[Decision]:
         units = self._units(board, frame)
         best = best_routes(self._routes(board, frame))
         ways = "; ".join("-".join(r.hexes) or "(none)" for r in sorted(best, key=lambda r: r.preference)[:4])
@@ -183,13 +179,13 @@ class Retreat:
                     deadline="reaction", interrupts=frame.get("interrupts"),
                     context={"hex": frame["origin"], "why": frame["why"], "length": frame["length"]})]
 
-    def legal(self, board: Board, frame: dict[str, Any], decision) -> list[Order]:
+    def legal(self, board: Board, frame: RetreatFrame, decision: Decision) -> list[Order]:
         best = best_routes(self._routes(board, frame))
         out = [Order.make("retreat", "auto")]
         out += [Order.make("retreat", "via", path=r.hexes) for r in best[:3] if r.hexes]
         return out
 
-    def apply(self, board: Board, frame: dict[str, Any], decision, order: Order) -> None:
+    def apply(self, board: Board, frame: RetreatFrame, decision: Decision, order: Order) -> None:
         units = self._units(board, frame)
         if order.form == "auto":
             chosen = units
@@ -223,7 +219,7 @@ class Retreat:
             board.pop()
         execute(board, frame, chosen, route)
 
-    def step(self, board: Board, frame: dict[str, Any]) -> bool:
+    def step(self, board: Board, frame: RetreatFrame) -> bool:
         units = self._units(board, frame)
         if not units:
             board.pop()
@@ -231,8 +227,6 @@ class Retreat:
         if all(board.is_hq(u) for u in units):
             # An HQ left alone by losses is displaced instead (11.1.3).
             board.pop()
-            from moderator.games.narva.hq import displace_if_alone
-
             displace_if_alone(board, frame["origin"])
             return True
         found = self._routes(board, frame)
@@ -246,19 +240,20 @@ class Retreat:
 class Overstack:
     """7.2B-C, 9.5.5B-C: a retreat ending overstacked goes one hex further, or the excess is lost."""
 
-    def decisions(self, board, frame):
+    def decisions(self, board: Board, frame: OverstackFrame) -> list[Decision]:
         return []
 
-    def legal(self, board, frame, decision):
+    def legal(self, board: Board, frame: OverstackFrame, decision: Decision) -> list[Order]:
         return []
 
-    def apply(self, board, frame, decision, order):  # pragma: no cover - never asks
+    def apply(self, board: Board, frame: OverstackFrame, decision: Decision,
+              order: Order) -> None:  # pragma: no cover - never asks
         raise AssertionError
 
-    def step(self, board: Board, frame: dict[str, Any]) -> bool:
+    def step(self, board: Board, frame: OverstackFrame) -> bool:
         board.pop()
         end = frame["hex"]
-        units = [u for u in frame["units"] if board.on_map(u) and board.hex_of(u) == end]
+        units = [u for u in frame["units"] if board.is_on_map(u) and board.hex_of(u) == end]
         if not units or board.stacking_ok(end):
             return True
         # the retreating units in excess move on: HQs if two HQs meet, else the last combat units
@@ -281,9 +276,7 @@ class Overstack:
                             by=frame.get("by", "defense"), hex_id=target, interrupts=frame.get("interrupts"))
             return True
         for uid in excess:
-            board.remove(uid)
-            board.emit("step_lost", unit=uid, hex=end, result="eliminated",
-                       why="overstacked at the end of a retreat with nowhere further to go (7.2B-C)")
+            board.eliminate(uid, "overstacked at the end of a retreat with nowhere further to go (7.2B-C)")
         return True
 
 

@@ -8,128 +8,132 @@ seeing the previous turn's report.  Nothing in the rules happens at that moment.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Callable
 
+from moderator.core.contract import Decision
 from moderator.core.frames import answered, ask, new_frame
 from moderator.core.grammar import Order
 from moderator.games.narva.board import SIDES, Board
 from moderator.games.narva.reinforce import refill_cup
+from moderator.games.narva.state import TurnFrame, TurnStage, following
 from moderator.games.narva.supply import supply_phase
+
+# The Sequence of Play (3.0) in rulebook order: the turn frame runs each stage and moves on to the next.
+TURN_STAGES: tuple[TurnStage, ...] = (
+    "air",  # 3.0A Air Unit Phase: refitted units return, grounded units refit (12.2)
+    "ready",  # e-mail play: both players say READY once the turn's orders are filed
+    "command",  # 3.0B Command Phase: chits drawn, HQs activated, units move and attack (4.0)
+    "reinforce",  # 3.0C Reinforcement Phase: the German segment, then the Soviet (8.0)
+    "supply",  # 3.0D Supply Phase (10.0)
+    "sudden_death",  # 3.0E Sudden Death Victory Segment (13.1)
+    "advance",  # 3.0E Turn Advance Segment (11.4)
+    "improve",  # 3.0E, 11.4C: Germany may move one prepared-defence marker up a box (11.3.5)
+    "next",  # the next turn, or the final victory count after the last (13.2)
+)
+ASKED_STAGES: frozenset[TurnStage] = frozenset({"ready", "improve"})
 
 
 def start_turn(board: Board) -> None:
-    board.push(new_frame(board.data, "turn", stage="air", ready=[]))
+    board.push(new_frame(board.data, "turn", stage=TURN_STAGES[0], ready=[]))
 
 
 class Turn:
-    def decisions(self, board: Board, frame: dict[str, Any]) -> list:
+    def decisions(self, board: Board, frame: TurnFrame) -> list[Decision]:
         if frame["stage"] == "ready":
-            turn = board.turn
-            t = board.s.turn(turn)
-            prompt = (f"Turn {turn} ({t.dates}) is about to begin: file this turn's orders (ON lines keyed by the "
-                      f"chits you may draw, standing orders for what the other side's activations ask of you), "
-                      f"then READY. Activations this turn: German {t.activations['german']}, Soviet "
-                      f"{t.activations['soviet']}.")
-            return [ask(frame, side, "ready", prompt, ["READY"], "READY", context={"turn": turn})
-                    for side in SIDES if side not in frame["ready"]]
+            return ready_decisions(board, frame)
         if frame["stage"] == "improve":
-            track = board.s.tables.pd_track
-            values = {d: track.boxes[b] for d, b in board.data["pd"].items()}
-            prompt = (f"Turn Advance (11.3.5): move one division's prepared-defence marker up one box? Now: "
-                      f"{', '.join(f'{d} {v}' for d, v in sorted(values.items()))}. IMPROVE <11SS|4SS>, IMPROVE AUTO "
-                      f"or IMPROVE NONE.")
-            return [ask(frame, "german", "improve", prompt, ["IMPROVE AUTO", "IMPROVE NONE"], "IMPROVE AUTO")]
+            return [improve_decision(board, frame)]
         return []
 
-    def legal(self, board: Board, frame: dict[str, Any], decision) -> list[Order]:
+    def legal(self, board: Board, frame: TurnFrame, decision: Decision) -> list[Order]:
         if frame["stage"] == "ready":
             return [Order.make("ready", "ready")]
         start = board.s.tables.pd_track.start_box
+        pd = board.data["pd"]
         return [Order.make("improve", "auto"), Order.make("improve", "none")] + \
-            [Order.make("improve", "division", division=d) for d in sorted(board.data["pd"]) if board.data["pd"][d] > start]
+            [Order.make("improve", "division", division=d) for d in sorted(pd) if pd[d] > start]
 
-    def apply(self, board: Board, frame: dict[str, Any], decision, order: Order) -> None:
+    def apply(self, board: Board, frame: TurnFrame, decision: Decision, order: Order) -> None:
         if frame["stage"] == "ready":
             frame["ready"].append(decision.role)
             board.emit("ready", side=decision.role)
             if len(frame["ready"]) == len(SIDES):
                 answered(frame)
-                frame["stage"] = "command"
+                frame["stage"] = following(TURN_STAGES, "ready")
             return
-        track = board.s.tables.pd_track
-        pd = board.data["pd"]
-        if order.form == "none":
-            division = None
-        elif order.form == "auto":
-            # the lower marker (the higher box number); ties to Nordland (11SS)
-            division = max(sorted(pd), key=lambda d: (pd[d], d == "11SS"))
-            if pd[division] <= track.start_box:
-                division = None
-        else:
-            division = str(order.get("division"))
-            if division not in pd:
-                board.fail("IMPROVE 11SS or IMPROVE 4SS")
-            if pd[division] <= track.start_box:
-                board.fail(f"the {division} marker is already in its starting box (ruling N-46)")
+        division = division_to_improve(board, order)
         answered(frame)
         if division:
-            pd[division] = max(track.start_box, pd[division] - track.end_of_turn_boxes)
-            board.emit("pd_improved", division=division, boxes=track.end_of_turn_boxes, why="end of turn (11.3.5)")
-        frame["stage"] = "next"
+            improve(board, division)
+        frame["stage"] = following(TURN_STAGES, "improve")
 
-    def step(self, board: Board, frame: dict[str, Any]) -> bool:
+    def step(self, board: Board, frame: TurnFrame) -> bool:
         stage = frame["stage"]
-        data = board.data
-        if stage == "air":
-            air_phase(board)
-            frame["stage"] = "ready"
-            return True
-        if stage == "ready":
-            return False
-        if stage == "command":
-            data["strachwitz_used"] = False
-            data["first_2sh_done"] = False
-            data["recent"] = []
-            frame["stage"] = "reinforce"
-            board.emit("command_phase", turn=board.turn, cup=sorted(data["cup"]))
-            board.push(new_frame(data, "cup", draws=0))
-            return True
-        if stage == "reinforce":
-            data["active_side"] = None
-            refill_cup(board)
-            for air_id in board.s.air_reinforcements(board.turn, "german") + board.s.air_reinforcements(board.turn, "soviet"):
-                data["air"][air_id] = "ready"
-                board.emit("air_arrives", air=air_id)
-            frame["stage"] = "supply"
-            # the German segment first (3.0C): pushed last so it runs first
-            board.push(new_frame(data, "reinforce", side="soviet", stage="start", placed=[], skip=[]))
-            board.push(new_frame(data, "reinforce", side="german", stage="start", placed=[], skip=[]))
-            return True
-        if stage == "supply":
-            supply_phase(board)
-            frame["stage"] = "sudden_death"
-            return True
-        if stage == "sudden_death":
-            if sudden_death(board):
-                return True
-            frame["stage"] = "advance"
-            return True
-        if stage == "advance":
-            turn_advance(board)
-            frame["stage"] = "improve"
-            return True
-        if stage == "improve":
+        if stage in ASKED_STAGES:
             return False
         if stage == "next":
             board.pop()
-            if board.turn >= board.last_turn:
-                final_victory(board)
-                return True
-            data["turn"] += 1
-            board.emit("turn_begins", turn=data["turn"])
-            start_turn(board)
+            end_turn(board)
             return True
-        raise AssertionError(stage)
+        if stage == "sudden_death":
+            if sudden_death(board):
+                return True  # the game is over: the turn stops where it is
+        else:
+            SEGMENTS[stage](board)
+        frame["stage"] = following(TURN_STAGES, stage)
+        return True
+
+
+# ---------------------------------------------------------------- the questions of the turn
+
+
+def ready_decisions(board: Board, frame: TurnFrame) -> list[Decision]:
+    turn = board.turn
+    t = board.s.turn(turn)
+    prompt = (f"Turn {turn} ({t.dates}) is about to begin: file this turn's orders (ON lines keyed by the "
+              f"chits you may draw, standing orders for what the other side's activations ask of you), "
+              f"then READY. Activations this turn: German {t.activations['german']}, Soviet "
+              f"{t.activations['soviet']}.")
+    return [ask(frame, side, "ready", prompt, ["READY"], "READY", context={"turn": turn})
+            for side in SIDES if side not in frame["ready"]]
+
+
+def improve_decision(board: Board, frame: TurnFrame) -> Decision:
+    track = board.s.tables.pd_track
+    values = {d: track.boxes[b] for d, b in board.data["pd"].items()}
+    prompt = (f"Turn Advance (11.3.5): move one division's prepared-defence marker up one box? Now: "
+              f"{', '.join(f'{d} {v}' for d, v in sorted(values.items()))}. IMPROVE <11SS|4SS>, IMPROVE AUTO "
+              f"or IMPROVE NONE.")
+    return ask(frame, "german", "improve", prompt, ["IMPROVE AUTO", "IMPROVE NONE"], "IMPROVE AUTO")
+
+
+def division_to_improve(board: Board, order: Order) -> str | None:
+    """The division an IMPROVE order names (AUTO: the lower marker, ties to Nordland); raises
+    IllegalOrder for a division without a marker or one already in its starting box (ruling N-46)."""
+    track = board.s.tables.pd_track
+    pd = board.data["pd"]
+    if order.form == "none":
+        return None
+    if order.form == "auto":
+        division = max(sorted(pd), key=lambda d: (pd[d], d == "11SS"))  # the higher box number is lower
+        return division if pd[division] > track.start_box else None
+    division = str(order.get("division"))
+    if division not in pd:
+        board.fail("IMPROVE 11SS or IMPROVE 4SS")
+    if pd[division] <= track.start_box:
+        board.fail(f"the {division} marker is already in its starting box (ruling N-46)")
+    return division
+
+
+def improve(board: Board, division: str) -> None:
+    """11.3.5: the division's marker goes up one box, never above its starting box."""
+    track = board.s.tables.pd_track
+    pd = board.data["pd"]
+    pd[division] = max(track.start_box, pd[division] - track.end_of_turn_boxes)
+    board.emit("pd_improved", division=division, boxes=track.end_of_turn_boxes, why="end of turn (11.3.5)")
+
+
+# ---------------------------------------------------------------- the segments that run by themselves
 
 
 def air_phase(board: Board) -> None:
@@ -145,6 +149,30 @@ def air_phase(board: Board) -> None:
             moved.append((air_id, "refit"))
     if moved:
         board.emit("air_phase", moved=[list(m) for m in moved])
+
+
+def begin_command_phase(board: Board) -> None:
+    """3.0B: the per-turn markers of the last Command Phase go; the cup frame draws the chits (4.1.1)."""
+    data = board.data
+    data["strachwitz_used"] = False
+    data["first_2sh_done"] = False
+    data["recent"] = []
+    board.emit("command_phase", turn=board.turn, cup=sorted(data["cup"]))
+    board.push(new_frame(data, "cup", draws=0))
+
+
+def begin_reinforcement_phase(board: Board) -> None:
+    """3.0C: the turn's chits enter the cup (8.7) and its air units arrive (Turn Record Track); then
+    each side's Reinforcement Segment, the German first."""
+    data = board.data
+    data["active_side"] = None
+    refill_cup(board)
+    for air_id in board.s.air_reinforcements(board.turn, "german") + board.s.air_reinforcements(board.turn, "soviet"):
+        data["air"][air_id] = "ready"
+        board.emit("air_arrives", air=air_id)
+    # pushed last so that it runs first
+    board.push(new_frame(data, "reinforce", side="soviet", stage="start", placed=[], skip=[]))
+    board.push(new_frame(data, "reinforce", side="german", stage="start", placed=[], skip=[]))
 
 
 def turn_advance(board: Board) -> None:
@@ -172,7 +200,8 @@ def sudden_death(board: Board) -> bool:
     if not units:
         return False
     hexes = sorted({board.hex_of(u) for u in units})
-    board.data["result"] = {"winner": "soviet", "reason": f"sudden death: a supplied Soviet unit in Narva ({', '.join(hexes)})",
+    board.data["result"] = {"winner": "soviet",
+                            "reason": f"sudden death: a supplied Soviet unit in Narva ({', '.join(hexes)})",
                             "vp": victory_points(board), "level": "Soviet sudden death"}
     board.emit("game_over", **board.data["result"])
     return True
@@ -200,3 +229,20 @@ def final_victory(board: Board) -> None:
     board.data["result"] = {"winner": winner, "reason": f"{level.level} victory with {vp} Soviet VP (13.2)",
                             "vp": vp, "level": level.level}
     board.emit("game_over", **board.data["result"])
+
+
+def end_turn(board: Board) -> None:
+    """After the last turn the victory count (13.2); otherwise the next turn begins."""
+    if board.turn >= board.last_turn:
+        final_victory(board)
+        return
+    board.data["turn"] += 1
+    board.emit("turn_begins", turn=board.data["turn"])
+    start_turn(board)
+
+
+# What each stage that asks nobody does; the turn frame then moves on to the following stage.
+SEGMENTS: dict[TurnStage, Callable[[Board], None]] = {
+    "air": air_phase, "command": begin_command_phase, "reinforce": begin_reinforcement_phase,
+    "supply": supply_phase, "advance": turn_advance,
+}

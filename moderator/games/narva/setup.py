@@ -3,35 +3,36 @@ markers, the reinforcement schedule and initial control of the VP hexes."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 from moderator.games.narva.board import SIDES
 from moderator.games.narva.scenario import Scenario
+from moderator.games.narva.state import AirBox, Arrival, NarvaState, Options, UnitRecord
 
 STATE_VERSION = 1
 
 
-def initial_state(scenario: Scenario, name: str, options: Mapping[str, Any]) -> dict[str, Any]:
+def initial_state(scenario: Scenario, name: str, options: Mapping[str, Any]) -> NarvaState:
+    """The state at the start of turn 1, before the engine starts the first turn's frame."""
     positions = scenario.setup_positions()
     reduced = scenario.setup_reduced()
-    units: dict[str, dict[str, Any]] = {}
+    units: dict[str, UnitRecord] = {}
     seq = 0
     for unit in scenario.units:
         seq += 1
-        on_map = unit.id in positions
         units[unit.id] = {"hex": positions.get(unit.id), "reduced": unit.id in reduced,
-                          "where": "map" if on_map else "pending", "supply": "ok", "seq": seq}
-    arrivals = []
+                          "where": "map" if unit.id in positions else "pending", "supply": "ok", "seq": seq}
+    arrivals: list[Arrival] = []
     for row in scenario.meta.reinforcements:
         for uid in row.units:
             arrivals.append({"unit": uid, "turn": row.turn, "entry": row.entry, "rerouted": False})
-    air = {a.id: "pending" for a in scenario.air_units}
+    air: dict[str, AirBox] = {a.id: "pending" for a in scenario.air_units}
     for placement in scenario.setup.air:
         air[placement.unit] = "ready"  # 2.1.4D: Air Army 13 box / Luftwaffe box
     cup = [c.id for c in scenario.chits_entering(0)]  # 2.1.4F: chits without a turn number
     preplayed = next(c for c in cup if scenario.chit(c).group == scenario.meta.first_turn.soviet_preplayed_chit)
-    data: dict[str, Any] = {
-        "version": STATE_VERSION, "scenario": name, "options": dict(options), "turn": 1, "result": None,
+    data: NarvaState = {
+        "version": STATE_VERSION, "scenario": name, "options": cast(Options, dict(options)), "turn": 1, "result": None,
         "stack": [], "next_id": 0, "seq": seq, "units": units, "arrivals": arrivals,
         "cup": cup, "tracks": {s: [] for s in SIDES}, "used": {s: 0 for s in SIDES}, "drawn_actions": [],
         "parked": {}, "removed": [], "shock_oos": False, "preplayed": preplayed,

@@ -1,22 +1,21 @@
 """The VMT map as a PNG, drawn from scenario geometry (a base image cached per scenario) and one
 role's view (blocks as that role may see them, markers, control).
 
-The font is the TrueType face bundled inside Pillow (`ImageFont.load_default(size=…)`), so the
-image is the same on every machine with the same Pillow.
+Text, palettes and PNG encoding are the helpers every game's map shares (`moderator.render.drawing`).
 """
 
 from __future__ import annotations
 
-import io
 import math
 from functools import lru_cache
 from typing import Any, Mapping
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from moderator.games.vmt.scenario import scenario_named
 from moderator.maps.cells import WATER, area_cells
+from moderator.render.drawing import draw_text, encode_png, sampled_palette, stacked
 
 WIDTH = 800  # pixels: readable at e-mail width
 LEGEND = 96
@@ -32,10 +31,6 @@ AXIS_LIGHT = (200, 200, 200)
 SOVIET = (178, 34, 34)
 SOVIET_LIGHT = (240, 190, 180)
 INK = (25, 25, 25)
-
-
-def font(size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.load_default(size=size)
 
 
 @lru_cache(maxsize=4)
@@ -86,8 +81,7 @@ def base_map(scenario_name: str, width: int = WIDTH) -> Image.Image:
             _dashed_arrow(draw, (a[0] * scale, a[1] * scale), (b[0] * scale, b[1] * scale))
     for area in scenario.map.areas:
         x, y = area.at[0] * scale, area.at[1] * scale
-        name_font = font(12 if area.sevastopol else 10)
-        draw.text((x, y - 30), area.id, font=font(11), fill=INK, anchor="mm")
+        draw_text(draw, (x, y - 30), area.id, 11, INK)
         if area.trench:
             _trench(draw, x, y - 20, SOVIET if area.trench == "soviet" else AXIS)
         if area.battery:
@@ -99,7 +93,7 @@ def base_map(scenario_name: str, width: int = WIDTH) -> Image.Image:
         if area.vp:
             _banner(draw, x + 22, y - 16, area.vp)
         if area.urban or area.sevastopol:
-            draw.text((x, y + 30), area.name.split(" (")[0], font=name_font, fill=(60, 60, 60), anchor="mm")
+            draw_text(draw, (x, y + 30), area.name.split(" (")[0], 12 if area.sevastopol else 10, (60, 60, 60))
     return image
 
 
@@ -177,7 +171,7 @@ def _anchor(draw, x, y) -> None:
 
 def _banner(draw, x, y, vp) -> None:
     draw.rectangle([x - 7, y - 7, x + 7, y + 7], fill=SOVIET, outline=INK)
-    draw.text((x, y), str(vp), font=font(11), fill=(255, 255, 255), anchor="mm")
+    draw_text(draw, (x, y), str(vp), 11, (255, 255, 255))
 
 
 @lru_cache(maxsize=2)
@@ -197,16 +191,11 @@ def palette(scenario_name: str = "campaign") -> Image.Image:
         for j, under in enumerate((CLEAR, ROUGH, SEA)):
             draw.rectangle([i * 30 + j * 9, 20, i * 30 + j * 9 + 8, 38], fill=under)
             draw.rectangle([i * 30 + j * 9, 20, i * 30 + j * 9 + 8, 38], fill=colour + (170,))
-    sample = Image.new("RGB", (base.width, base.height + 40))
-    sample.paste(base, (0, 0))
-    sample.paste(swatches, (0, base.height))
-    return sample.quantize(colors=128, method=Image.Quantize.FASTOCTREE)
+    return sampled_palette(stacked(base, swatches))
 
 
 def png(image: Image.Image) -> bytes:
-    buffer = io.BytesIO()
-    image.quantize(palette=palette(), dither=Image.Dither.NONE).save(buffer, "PNG", compress_level=6)
-    return buffer.getvalue()
+    return encode_png(image, palette())
 
 
 def draw_map(view: Mapping[str, Any]) -> bytes:
@@ -319,8 +308,8 @@ def _blocks(draw, area, x, y, me) -> None:
                 draw.rectangle(box, fill=light if block["exhausted"] else fill, outline=INK)
                 label = block["id"].split("/")[-1][:5]
                 text_colour = INK if block["exhausted"] else (255, 255, 255)
-                draw.text((bx + bw / 2, by + 6), label, font=font(9), fill=text_colour, anchor="mm")
-                draw.text((bx + bw / 2, by + 14), f"{block['sp']}", font=font(9), fill=text_colour, anchor="mm")
+                draw_text(draw, (bx + bw / 2, by + 6), label, 9, text_colour)
+                draw_text(draw, (bx + bw / 2, by + 14), f"{block['sp']}", 9, text_colour)
         else:
             bw = 16
             left = x - (count * (bw + 2)) / 2
@@ -342,16 +331,16 @@ def _markers(draw, area, x, y) -> None:
         tx = x - 30 + (i % 2) * 32
         ty = y + 12 + (i // 2) * 13
         draw.rectangle([tx, ty, tx + 30, ty + 11], fill=(255, 235, 120, 230), outline=INK)
-        draw.text((tx + 15, ty + 6), tag, font=font(8), fill=INK, anchor="mm")
+        draw_text(draw, (tx + 15, ty + 6), tag, 8, INK)
 
 
 def _legend(draw, top, width, view) -> None:
-    f = font(11)
     y = top + 8
     side = view.get("side")
     who = f"as the {side.title()} player sees it" if side else "public view"
-    draw.text((8, y), f"Turn {view['turn']}/{view['turns']} ({view['dates']}) - VP Axis {view['vp']['axis']}, "
-                      f"Soviet {view['vp']['soviet']} - {who}", font=font(12), fill=INK)
+    title = (f"Turn {view['turn']}/{view['turns']} ({view['dates']}) - VP Axis {view['vp']['axis']}, "
+             f"Soviet {view['vp']['soviet']} - {who}")
+    draw_text(draw, (8, y), title, 12, INK, anchor="la")
     y += 20
     items = [(AXIS, "Axis block / control"), (SOVIET, "Soviet block / control"),
              (SOVIET_LIGHT, "exhausted (lying)"), (ROUGH, "rough terrain"), (RIVER, "river"),
@@ -360,7 +349,8 @@ def _legend(draw, top, width, view) -> None:
         x = 8 + (i % 3) * 260
         yy = y + (i // 3) * 18
         draw.rectangle([x, yy, x + 14, yy + 12], fill=colour, outline=INK)
-        draw.text((x + 20, yy + 6), text, font=f, fill=INK, anchor="lm")
+        draw_text(draw, (x + 20, yy + 6), text, 11, INK, anchor="lm")
     y += 40
-    draw.text((8, y), "Red square: VP banner. Black dot: coastal battery. Zigzag: trench. Dashed arrows: ferries. "
-                      "Hatching: Axis map edge.", font=font(10), fill=(70, 70, 70))
+    key = ("Red square: VP banner. Black dot: coastal battery. Zigzag: trench. Dashed arrows: ferries. "
+           "Hatching: Axis map edge.")
+    draw_text(draw, (8, y), key, 10, (70, 70, 70), anchor="la")

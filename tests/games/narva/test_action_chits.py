@@ -135,7 +135,7 @@ def test_2_5_2A_the_random_event_is_applied_before_the_next_draw():
     board = position({"FHH/HQ": "1827"}, turn=6, rolls=[5, 6])
     assert board.s.random_event(11).effect == "prolong_freeze"
     command_phase(board, ["RANDOM", "26-1"])
-    assert emitted(board, "random_event")[0]["roll"] == 11
+    assert emitted(board, "random_event")[0]["total"] == 11
     assert board.data["freeze_extended"]
     assert asked(board) == ["hq"]
     kinds = [e.kind for e in board.events]
@@ -341,7 +341,7 @@ def test_2_5_5_withdraw_59_army_takes_effect_in_the_next_reinforcement_phase():
     for uid in ("59/HQ", "6/HQ", "6/R1"):
         assert board.state_of(uid)["where"] == "withdrawn"
     assert board.state_of("6/R2")["where"] == "withdrawn"  # a pending unit of the 59th Army too
-    assert board.on_map("2SH/HQ")
+    assert board.is_on_map("2SH/HQ")
     assert not {"59-1", "59-2", "59-3", "WITHDRAW-59"} & set(board.data["cup"] + board.data["tracks"]["soviet"])
     turn_advance(board)
     assert not {"59-1", "59-2", "59-3", "WITHDRAW-59"} & set(board.data["cup"])

@@ -277,7 +277,7 @@ def test_2_5_3A_two_hexes_are_attacked_and_no_unit_attacks_both():
     answer(b, "STAVKA 2533")
     combats = emitted(b, "combat")
     assert [c["target"] for c in combats] == ["2332", "2533"]
-    assert b.on_map("109/381") and b.s.distance(b.hex_of("109/381"), "2533") == 1
+    assert b.is_on_map("109/381") and b.s.distance(b.hex_of("109/381"), "2533") == 1
     assert [d["unit"] for d in combats[1]["attackers"]] == ["109/456"]
 
 

@@ -74,7 +74,7 @@ def test_11_1_3A_only_into_a_supplied_hex():
     """0228 is cut off by the enemy in 0429 (see test_supply)."""
     b = displaced_61_hq()
     refused(b, "DISPLACE TO 0228")
-    assert not b.on_map("61/HQ")
+    assert not b.is_on_map("61/HQ")
 
 
 def test_11_1_3A_barrage_eliminations_displace_the_hq_too():
@@ -84,7 +84,7 @@ def test_11_1_3A_barrage_eliminations_displace_the_hq_too():
     answer(b, "BARRAGE 2332")
     assert b.data["units"]["IND/30P"]["where"] == "eliminated"
     auto(b)
-    assert b.on_map("61/HQ") and b.s.distance("2332", b.hex_of("61/HQ")) >= 5
+    assert b.is_on_map("61/HQ") and b.s.distance("2332", b.hex_of("61/HQ")) >= 5
 
 
 def test_11_1_3B_an_hq_is_displaced_even_when_surrounded():
@@ -92,7 +92,7 @@ def test_11_1_3B_an_hq_is_displaced_even_when_surrounded():
             "109/864": "2333"}
     b = displaced_61_hq(ring)
     answer(b, "DISPLACE AUTO")
-    assert b.on_map("61/HQ") and b.s.distance("2332", b.hex_of("61/HQ")) >= 5
+    assert b.is_on_map("61/HQ") and b.s.distance("2332", b.hex_of("61/HQ")) >= 5
     assert emitted(b, "hq_eliminated") == []
 
 
@@ -105,7 +105,7 @@ def test_11_1_4A_a_lone_hq_is_overrun_by_movement():
     assert [e["hq"] for e in emitted(b, "overrun")] == ["61/HQ"]
     auto(b)
     assert b.hex_of("109/381") == "2332"
-    assert b.on_map("61/HQ") and b.s.distance("2332", b.hex_of("61/HQ")) >= 5
+    assert b.is_on_map("61/HQ") and b.s.distance("2332", b.hex_of("61/HQ")) >= 5
 
 
 def test_11_1_4A_a_lone_hq_is_overrun_by_a_retreat():
@@ -158,7 +158,7 @@ def test_11_2C_an_eliminated_one_step_unit_never_returns():
     eliminate(b, "KUST/HOHN")
     rebuild(b, rp=1)
     refused(b, "REBUILD HOHN")
-    assert not b.on_map("KUST/HOHN")
+    assert not b.is_on_map("KUST/HOHN")
 
 
 def test_11_2D_a_mechanized_step_is_never_rebuilt():
@@ -195,7 +195,7 @@ def test_11_2_2B_the_hq_hex_must_be_in_supply():
     eliminate(b, "61/162G")
     rebuild(b, rp=1)
     refused(b, "REBUILD 162G")
-    assert not b.on_map("61/162G")
+    assert not b.is_on_map("61/162G")
 
 
 def test_11_2_2D_a_returning_unit_may_be_placed_in_an_enemy_zoc():

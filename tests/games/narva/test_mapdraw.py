@@ -18,22 +18,16 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
-from moderator.games.narva import mapdraw
-from moderator.games.narva.mapdraw import (
-    DETAIL_SIZE,
-    Frame,
-    base_map,
-    counter_box,
-    detail_frame,
-    draw_detail,
-    draw_map,
-    full_frame,
-    legend_box,
-    number_size,
-)
+from moderator.games.narva import mapdraw, mapdraw_base, mapdraw_style
+from moderator.games.narva.mapdraw import draw_detail, draw_map
+from moderator.games.narva.mapdraw_base import base_map, legend_box, number_size
+from moderator.games.narva.mapdraw_frame import Frame, detail_frame, full_frame
+from moderator.games.narva.mapdraw_style import DETAIL_SIZE
+from moderator.games.narva.mapdraw_units import counter_box
+from moderator.games.narva.setup import scenario_named
 
 ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts" / "narva"
-S = mapdraw.scenario_named("campaign")
+S = scenario_named("campaign")
 
 
 # --------------------------------------------------------------------------------------------
@@ -159,9 +153,9 @@ def test_drawing_is_deterministic_and_leaves_the_cached_base_map_alone():
 
 def test_the_base_map_is_cached():
     base_map()
-    hits = mapdraw._base_map.cache_info().hits
+    hits = mapdraw_base._base_map.cache_info().hits
     assert base_map() is base_map("campaign")
-    assert mapdraw._base_map.cache_info().hits == hits + 2
+    assert mapdraw_base._base_map.cache_info().hits == hits + 2
 
 
 def test_moving_one_unit_changes_pixels_only_near_its_old_and_new_hex():
@@ -272,13 +266,13 @@ def test_the_detail_image_is_centred_on_the_focus_with_large_hex_numbers():
 
 def test_the_detail_zooms_out_for_a_wide_action_and_stays_on_the_map():
     wide = detail_frame("campaign", ["0131", "1230"])
-    assert wide.s < mapdraw.DETAIL_HEX
+    assert wide.s < mapdraw_style.DETAIL_HEX
     for h in ("0131", "1230"):
         x, y = wide.centre(h)
         assert 0 < x < DETAIL_SIZE[0] and 0 < y < DETAIL_SIZE[1]
     # actions all over the map: the latest, with those that fit round it, at a close-up scale
     scattered = detail_frame("campaign", ["0103", "3537", "1721", "2022", "2122"])
-    assert scattered.s >= mapdraw.DETAIL_MIN_HEX
+    assert scattered.s >= mapdraw_style.DETAIL_MIN_HEX
     for h in ("2022", "2122"):
         x, y = scattered.centre(h)
         assert 0 < x < DETAIL_SIZE[0] and 0 < y < DETAIL_SIZE[1]
@@ -365,4 +359,4 @@ def test_reduced_units_and_hqs_look_different():
     hq = next(u.id for u in S.units_of("german") if u.type == "hq" and u.id not in positions)
     view = make_view("german", {**{k: v for k, v in positions.items() if k != unit_id}, hq: h})
     assert not np.array_equal(pixels(draw_map(view))[inside], full[inside])
-    assert math.isclose(frame.s, mapdraw.HEX)
+    assert math.isclose(frame.s, mapdraw_style.HEX)

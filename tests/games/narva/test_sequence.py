@@ -185,8 +185,8 @@ def test_14_10A_the_soviets_move_first_with_a_2nd_shock_chit_played_as_if_drawn(
     assert Counter(SCENARIO.chit(c).group for c in state["cup"]) == Counter({"3SS": 2, "WER": 1, "2SH": 2})
 
 
-@pytest.mark.parametrize("turn, side, roll", [(1, "soviet", 4), (2, "soviet", 3), (1, "german", 3)])
-def test_14_10B_soviet_combat_rolls_get_plus_one_on_turn_1_only(turn, side, roll):
+@pytest.mark.parametrize("turn, side, total", [(1, "soviet", 4), (2, "soviet", 3), (1, "german", 3)])
+def test_14_10B_soviet_combat_rolls_get_plus_one_on_turn_1_only(turn, side, total):
     """Die 3 in every case: the Soviets read row 4 on Turn 1, row 3 on Turn 2; Germany always row 3."""
     if side == "soviet":
         units = {"109/381": "2332", "109/456": "2332", "61/162G": "2432"}
@@ -199,5 +199,5 @@ def test_14_10B_soviet_combat_rolls_get_plus_one_on_turn_1_only(turn, side, roll
     answer(board, "MOVE DONE")
     answer(board, f"ATTACK {target} WITH {' '.join(a.split('/')[1] for a in attackers)}")
     combat = emitted(board, "combat")[0]
-    assert combat["die"][0] == 3 and combat["roll"] == roll
-    assert combat["result"] == SCENARIO.crt(side, combat["column"], roll)
+    assert combat["die"][0] == 3 and combat["total"] == total
+    assert combat["result"] == SCENARIO.crt(side, combat["column"], total)

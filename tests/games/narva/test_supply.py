@@ -46,7 +46,7 @@ def test_10_0D_an_isolated_unit_suffers_nothing_more():
     b = board(CUT_OFF, supply={"61/162G": "isolated"})
     supply_phase(b)
     assert status(b, "61/162G") == "isolated"
-    assert b.on_map("61/162G") and not b.is_reduced("61/162G")
+    assert b.is_on_map("61/162G") and not b.is_reduced("61/162G")
 
 
 def test_10_0E_a_unit_that_traces_supply_again_loses_its_marker():
