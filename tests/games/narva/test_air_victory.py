@@ -51,14 +51,15 @@ def test_12_1_1C_a_full_attack_shifts_two_columns_and_a_normal_one():
 def test_12_1_1A_at_most_two_air_units_support_one_combat():
     b = board(ATTACK)
     ready_to_attack(b, "soviet", ["109/381", "109/456"])
-    refused(b, "ATTACK 2332 WITH 381 456 FULL IL-2M-1 YAK-8 NORMAL MIG-3-1")
+    refused(b, "ATTACK 2332 WITH 381 456 FULL IL-2M-1 YAK-8 NORMAL MIG-3-1",
+            because=r"at most two air units support one combat \(12\.1\.1A\)")
     assert emitted(b, "combat") == []
 
 
 def test_12_1_1B_the_bomber_makes_full_attacks_only():
     b = board(ATTACK, rolls=[5])
     ready_to_attack(b, "soviet", ["109/381", "109/456"])
-    refused(b, "ATTACK 2332 WITH 381 456 NORMAL LI-2")
+    refused(b, "ATTACK 2332 WITH 381 456 NORMAL LI-2", because=r"LI-2 can only make a full attack \(12\.1\.1B\)")
     answer(b, "ATTACK 2332 WITH 381 456 FULL LI-2")
     assert emitted(b, "combat")[-1]["column"] == 5  # 1-1 + 3
 
@@ -76,8 +77,10 @@ def test_12_1_1A_an_air_unit_in_the_airbase_cannot_fly():
     b.data["air"]["IL-2M-1"] = "grounded"
     b.data["air"]["MIG-3-1"] = "refit"
     ready_to_attack(b, "soviet", ["109/381", "109/456"])
-    refused(b, "ATTACK 2332 WITH 381 456 FULL IL-2M-1")
-    refused(b, "ATTACK 2332 WITH 381 456 NORMAL MIG-3-1")
+    refused(b, "ATTACK 2332 WITH 381 456 FULL IL-2M-1",
+            because=r"air unit IL-2M-1 is not ready in its holding box \(12\.1\.1A\)")
+    refused(b, "ATTACK 2332 WITH 381 456 NORMAL MIG-3-1",
+            because=r"air unit MIG-3-1 is not ready in its holding box \(12\.1\.1A\)")
 
 
 def test_12_2_grounded_then_refit_then_back_in_the_holding_box():
