@@ -116,6 +116,48 @@ def eligible_hqs(board: Board, frame: dict[str, Any]) -> list[str]:
     return sorted(out)
 
 
+def why_not_eligible(board: Board, frame: dict[str, Any], hq: str) -> str:
+    """Why `eligible_hqs` leaves this HQ out, with the rule, as a player is told it."""
+    side = frame["side"]
+    group = board.s.command_group(frame["chit_group"])
+    if hq == board.data["last_hq"][side]:
+        return "it activated last time (4.1.2)"
+    if side == "german":
+        if hq not in group.hqs:
+            return f"the {group.name} chit does not activate it (4.1.1E-F)"
+        if "strachwitz" in board.unit(hq).special and board.data["strachwitz_used"]:
+            return "Strachwitz may be activated only once a turn (4.2.3D)"
+        return "it is not on the map"
+    army = group.hqs[0]
+    if not board.on_map(army):
+        return f"{board.unit(army).name} is not on the map"
+    if not board.is_hq(hq) or board.is_army_hq(hq) or board.side_of(hq) != "soviet":
+        return "an Army HQ chit activates a Soviet corps HQ (4.1.1D)"
+    if not board.on_map(hq):
+        return "it is not on the map"
+    distance = board.s.distance(board.hex_of(army), board.hex_of(hq))
+    reach = board.unit(army).command_range or 0
+    if distance > reach:
+        return (f"it is {distance} hexes from {board.unit(army).name}, beyond its command radius of {reach} "
+                f"(4.1.1D)")
+    if board.options["corps_choice"] == "own_army":
+        return f"with the option corps_choice=own_army, {board.unit(army).name} activates only its own corps " \
+               f"(4.1.1D, ruling N-21)"
+    return "this chit does not activate it (4.1.1D)"
+
+
+def why_not_attachable(board: Board, frame: dict[str, Any], uid: str) -> str:
+    """Why `attachable` leaves this unit out, with the rule, as a player is told it."""
+    hq = frame["hq"]
+    if board.is_hq(uid):
+        return "an HQ is not attached (4.2.1A)"
+    if board.unit(uid).formation == board.unit(hq).formation and "strachwitz" not in board.unit(hq).special:
+        return f"it is of {board.unit(hq).name}'s own formation, activated with it (4.2.1A)"
+    if uid in frame["movers"]:
+        return "it is activated already"
+    return f"it is not within {board.unit(hq).name}'s command range of {board.unit(hq).command_range or 0} (4.2.4A-B)"
+
+
 def relocation_hexes(board: Board, army: str) -> list[str]:
     """4.1.3 with ruling N-23: supplied, not in an enemy ZOC, not enemy-held, no other HQ there,
     outside the other Army HQs' span."""
@@ -249,9 +291,7 @@ class CommandActivation(act.Moves):
         hq = str(order.get("hq"))
         eligible = eligible_hqs(board, frame)
         if hq not in eligible:
-            reason = "it activated last time (4.1.2)" if hq == board.data["last_hq"][side] else \
-                "the chit cannot activate it (4.1.1E-F), it is out of the Army HQ's radius (4.1.1D) or not on the map"
-            board.fail(f"{board.unit(hq).name} cannot be activated: {reason}",
+            board.fail(f"{board.unit(hq).name} cannot be activated: {why_not_eligible(board, frame, hq)}",
                        [f"ACTIVATE {board.unit(h).name}" for h in eligible[:3]] or ["PASS"])
         answered(frame)
         frame["hq"] = hq
@@ -304,8 +344,7 @@ class CommandActivation(act.Moves):
         limit = attachment_limit(board, frame["hq"])
         for uid in units:
             if uid not in legal:
-                board.fail(f"{board.unit(uid).name} cannot be attached: not in range of {board.unit(frame['hq']).name}, "
-                           f"already activated, or of its own formation (4.2.1A, 4.2.4)",
+                board.fail(f"{board.unit(uid).name} cannot be attached: {why_not_attachable(board, frame, uid)}",
                            [f"ATTACH {board.unit(u).name}" for u in legal[:3]])
         if len(units) > limit:
             board.fail(f"at most {limit} attached units (4.2.1A, 4.2.3B)")
