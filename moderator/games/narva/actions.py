@@ -61,6 +61,7 @@ def roll_event(board: Board) -> None:
         if board.options["rp_timing"] == "immediate":
             board.push(new_frame(board.data, "rebuild", lose_rest=True))
     elif event.effect == "move_formation" and event.side:
+        # ruling N-60: one formation moves whatever its command or supply, without combat
         board.push(new_frame(board.data, "regroup", side=event.side))
     elif event.effect == "prolong_freeze":
         board.data["freeze_extended"] = True

@@ -27,7 +27,7 @@ def draw_chit(board: Board) -> str:
     cup = board.data["cup"]
     pre = board.data.get("preplayed")
     if pre:
-        # 14.10A: the Soviets start Turn 1 with a 2nd Shock chit, played as if drawn
+        # 14.10A: the Soviets start Turn 1 with a 2nd Shock chit, played as if drawn (ruling N-15)
         board.data["preplayed"] = None
         cup.remove(pre)
         return pre
@@ -49,6 +49,8 @@ class CommandPhase:
         raise AssertionError
 
     def step(self, board: Board, frame: dict[str, Any]) -> bool:
+        # Draws go on while any command chit is in the cup, over-limit ones too; action chits still in
+        # the cup then stay for the next turn (ruling N-20).
         if not command_chits_left(board):
             board.pop()
             left = sorted(board.data["cup"])
@@ -185,7 +187,8 @@ STRACHWITZ = act.STRACHWITZ_ATTACHMENTS
 
 
 def attachable(board: Board, frame: dict[str, Any]) -> list[str]:
-    """4.2.1A: units not of the HQ's formation (independent or other formations) within range."""
+    """4.2.1A: units not of the HQ's formation (independent or other formations) within range; so a unit
+    set up beyond its own HQ's range serves a nearby HQ instead (ruling N-53)."""
     hq = frame["hq"]
     own = board.unit(hq).formation
     out = []
@@ -303,6 +306,7 @@ class CommandActivation(act.Moves):
                and not board.is_hq(u)]
         in_command = [u for u in own if in_range(board, hq, u)]
         out = [u for u in own if u not in in_command]
+        # The activated HQ moves too; its units move and attack in every activation that includes them (N-55).
         frame["movers"] = [hq] + in_command
         frame["fighters"] = list(in_command)
         extra = self._landing_brigade(board, frame)

@@ -194,7 +194,7 @@ def find_path(board: Board, uid: str, dest: str, rules: MoveRules, allowance: fl
     best = _dijkstra(board, uid, start, dest, ma, rules)
     if best is not None:
         return best
-    # 6.1C: one hex is always possible unless prohibited or EZOC to EZOC
+    # 6.1C: one hex is always possible unless prohibited or EZOC to EZOC; it is the whole move (ruling N-10)
     if dest in board.neighbours(start) and rules.mode == NORMAL:
         ferry = ferry_path(board, uid, start, dest, rules, ma)
         if ferry is not None:

@@ -316,6 +316,7 @@ class Reinforce:
 
     @staticmethod
     def _may_land(board: Board) -> bool:
+        # The 260th (the '*' of 14.0C: no fixed turn, ruling N-51) lands when the Soviets choose.
         brigade = next((a for a in board.data["arrivals"] if a["entry"] == "merekula"), None)
         return brigade is not None and board.turn >= brigade["turn"] and bool(landing_hexes(board))
 

@@ -1938,6 +1938,7 @@ def _check_chits(s: Scenario) -> list[str]:
 
 
 def _check_tables(s: Scenario) -> list[str]:
+    # The tables are a reconstruction; the values the rulebook does fix are checked here (ruling N-05).
     problems: list[str] = []
     crt = s.tables.crt
     indexes = [c.index for c in crt.columns]

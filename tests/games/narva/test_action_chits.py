@@ -7,6 +7,8 @@ The barrage CRT, pins and the Stavka combat modifiers are tested with combat.
 
 from __future__ import annotations
 
+import pytest
+
 from moderator.games.narva.reinforce import refill_cup
 from moderator.games.narva.sequence import turn_advance
 from tests.games.narva.drive import asked, cannot, command_phase, finish
@@ -149,10 +151,22 @@ def test_2_5_2A_the_random_event_is_applied_before_the_next_draw():
                                           if e.kind == "chit_drawn" and e.data["chit"] == "26-1"][0]
 
 
+@pytest.mark.xfail(strict=True, reason="ruling N-60 is not implemented for Turn 8: the cold spell re-freezes the "
+                                       "rivers after the thaw (moderator/games/narva/actions.py roll_event)")
+def test_2_5_2_ruling_n60_a_cold_spell_drawn_on_turn_8_has_no_effect():
+    """Ruling N-60: a longer freeze drawn on Turn 7 or earlier keeps the rivers frozen through Turn 8;
+    drawn on Turn 8 or later it has no effect, the thaw of Turn 8 having already happened."""
+    board = position({"FHH/HQ": "1827"}, turn=8, rolls=[5, 6])
+    assert not board.frozen
+    command_phase(board, ["RANDOM", "26-1"])
+    assert emitted(board, "random_event")[0]["roll"] == 11
+    assert not board.frozen
+
+
 def test_2_5_2B_a_move_event_moves_all_units_of_one_division_ignoring_command_and_supply():
     """2d6 = 4 + 5 = 9: Germany may move all units of one division.  The 61st's units move although
     their HQ is not on the map and 162G is isolated; FHH/MOK, not of the 61st, may not move, and
-    nobody attacks."""
+    nobody attacks (ruling N-60: whatever their command or supply, without combat)."""
     board = position({"61/162G": "2432", "61/176G": "0920", "FHH/MOK": "2434", "109/381": "2331"}, turn=6,
                      rolls=[4, 5], supply={"61/162G": "isolated"})
     assert board.s.random_event(9).effect == "move_formation"

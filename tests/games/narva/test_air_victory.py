@@ -118,6 +118,15 @@ def test_13_1A_ruling_n47_an_out_of_supply_unit_or_an_hq_does_not_win():
     assert b.data["result"] is None
 
 
+def test_13_ruling_n50_an_out_of_supply_unit_in_2930_scores_the_rollbahn_but_does_not_win_at_once():
+    """Ruling N-50: 2930 is both a Narva sudden-death hex and the last rollbahn VP hex; a Soviet unit there
+    out of supply scores the rollbahn VPs but does not win by sudden death (N-47)."""
+    b = board({"109/381": "2930"}, supply={"109/381": "oos"})
+    b.data["control"] = {h: "german" for h in b.data["control"]}
+    assert not sudden_death(b) and b.data["result"] is None
+    assert victory_points(b) == 2
+
+
 def test_13_1B_otherwise_victory_is_decided_after_turn_12():
     """The end of Turn 12 with no Soviet unit in Narva: the game ends on the VP level (13.2)."""
     b = board({}, turn=12)

@@ -447,8 +447,9 @@ def test_4_1_3_a_relocation_refreshes_the_corps():
 
 
 def test_4_2_1A_an_hq_activates_its_formation_and_up_to_three_others_in_range():
-    """The 109th (range 5) at 2120 attaches three units within range: 1074 (122nd Corps, 2020),
-    the independent 48 placed at 2121 and 30GD/194 (2820 is 7 away: out of range)."""
+    """The 109th (range 5) at 2120 attaches three units within range: 1074 (122nd Corps, 2020, set up
+    far beyond its own HQ's range and so served by a nearby HQ, ruling N-53), the independent 48 placed
+    at 2121 and 30GD/194 (2820 is 7 away: out of range)."""
     board = position({"2SH/HQ": "3024", "109/HQ": "2120", "109/381": "2122", "122/1074": "2020",
                       "122/1076": "2020", "122/1078": "2021", "IND/48": "2121", "30GD/194": "2820"})
     assert board.s.distance("2120", "2820") == 7
