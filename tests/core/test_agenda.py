@@ -3,9 +3,10 @@ with the game's period (DESIGN §4, as generalised for games with drawn activati
 
 from dataclasses import replace
 
-from moderator.core.plans import Plan, Test, parse_body
+from moderator.core.plans import ASK, Plan, Standing, Test, parse_body
 from moderator.core.rng import RngRecord
 from moderator.core.runner import Runner
+from tests.refusals import refusal
 from tests.testgame.duel import GRAMMAR, engine
 
 SEED = bytes(32)
@@ -67,6 +68,20 @@ def test_the_first_legal_keyed_order_is_used_and_consumed_and_illegal_ones_wait(
     react = [s for s in result.steps if s.kind == "react"]
     assert [(s.text, s.source, s.line_no) for s in react] == [(f"COUNTER {high}", "agenda", 2)]
     assert [a.line_no for a in plans["south"].agenda] == [1]  # a value-1 card cannot counter: it waits
+
+
+def test_the_low_keyed_counter_waits_because_the_game_refuses_a_counter_below_4():
+    """The line that waits is refused by the Duel's counter rule (a counter needs a card of 4 or more),
+    not for another reason: at the same window, COUNTER with the low card is refused for that rule."""
+    state, rng = fresh()
+    low, _, middle = low_and_high(state, "south")
+    north = parsed(state, "north", f"ATTACK\nCOMMIT {state['hands']['north'][0]}").script
+    south = parsed(state, "south", f"COMMIT {middle}").script
+    plans = {"north": Plan(script=north), "south": Plan(script=south, standing=[Standing("react", ASK)])}
+    result = Runner(engine).advance(state, plans, rng)
+    assert [d.kind for d in result.waiting] == ["react"]
+    order = GRAMMAR.parse(f"COUNTER {low}", engine.lexicon(result.state, "south"), kinds=["react"])
+    refusal(lambda: engine.apply(result.state, "south", order, rng), because=r"a counter needs 4 or more$")
 
 
 def test_a_false_guard_keeps_the_line_for_later_and_falls_through_to_asking():

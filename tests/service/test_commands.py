@@ -88,6 +88,7 @@ def test_referee_commands_by_mail_need_the_referee_secret(seated):
     body = f"GAME {seated.game_id}\nROLE referee\nSECRET WRONG-SECR\nPAUSE\n"
     outcome = app.receive(player_mail("ref@players.test", body))
     assert outcome.status == "receipt"
+    assert "Referee commands need the referee's SECRET; nothing was done" in flat(text_of(outcome.replies[0].raw))
     with app.db.session() as session:
         assert session.get(Game, seated.game_id).status == "running"
     body = f"GAME {seated.game_id}\nROLE referee\nSECRET {seated.referee_secret}\nPAUSE\n"

@@ -63,6 +63,7 @@ def roll_event(board: Board) -> None:
         if board.options["rp_timing"] == "immediate":
             board.push(new_frame(board.data, "rebuild", lose_rest=True))
     elif event.effect == "move_formation" and event.side:
+        # ruling N-60: one formation moves whatever its command or supply, without combat
         board.push(new_frame(board.data, "regroup", side=event.side))
     elif event.effect == "prolong_freeze":
         board.data["freeze_extended"] = True
@@ -270,6 +271,26 @@ def rebuildable(board: Board) -> list[str]:
     return sorted(out)
 
 
+def why_not_rebuildable(board: Board, uid: str) -> str:
+    """Why `rebuildable` leaves this unit out, with the rule, as a player is told it."""
+    unit, st = board.unit(uid), board.state_of(uid)
+    if unit.side != "german" or board.is_hq(uid):
+        return "replacements rebuild German combat units (11.2A-B)"
+    if unit.steps < 2:
+        return "an eliminated one-step unit never returns (11.2C)"
+    if board.is_mechanized(uid):
+        return "a mechanized step is never rebuilt (11.2D)"
+    if st["where"] == "map":
+        if not st["reduced"]:
+            return "it is at full strength"
+        if uid in board.data["returned_this_turn"]:
+            return "it returned reduced this turn and is not also rebuilt in the same turn (11.2.1B)"
+        return "it is out of supply or isolated (11.2.3A)"
+    if st["where"] == "eliminated":
+        return "no HQ it may return to is on the map in a supplied hex (11.2.2A-C, 11.2.3B)"
+    return "it is neither on the map reduced nor eliminated (11.2B)"
+
+
 def return_hq(board: Board, uid: str) -> str | None:
     """11.2.2A-C: its own HQ, any HQ for independents, any HQ of the same corps if its own is gone (N-44)."""
     unit = board.unit(uid)
@@ -322,9 +343,8 @@ class Rebuild:
             return
         uid = str(order.get("unit"))
         if uid not in rebuildable(board):
-            board.fail(f"{board.unit(uid).name} cannot be rebuilt now (11.2: reduced and in supply, or eliminated "
-                       f"two-step non-mechanized with a supplied HQ)", [f"REBUILD {board.unit(u).name}"
-                                                                       for u in rebuildable(board)[:3]])
+            board.fail(f"{board.unit(uid).name} cannot be rebuilt now: {why_not_rebuildable(board, uid)}",
+                       [f"REBUILD {board.unit(u).name}" for u in rebuildable(board)[:3]])
         answered(frame)
         self._rebuild(board, uid)
 

@@ -183,6 +183,17 @@ class Moves:
                   f"Targets: {listing or 'none'}. Air units ready: {air}.")
         return ask(frame, frame["side"], "attack", prompt, ["ATTACK DONE"], "ATTACK DONE", context=self.context(frame))
 
+    @staticmethod
+    def _why_not_attacker(board: Board, frame: MovingFrame, uid: str) -> str:
+        """Why `attackers_available` leaves this unit out, with the rule, as a player is told it."""
+        if any(uid in units for units in board.data["pinned"].values()):
+            return "it is pinned (2.5.1.3A)"
+        if uid in frame["attacked"]:
+            return "it already attacked in this activation (9.2.1B)"
+        if board.is_combat(uid) and uid in frame["movers"] and frame["mode"] == "command":
+            return "it is an Army Group Narwa extra, which may move but not attack (2.4.2B)"
+        return "it was not activated for combat (4.0A, 4.2.6A, 9.0A)"
+
     def apply_attack(self, board: Board, frame: MovingFrame, order: Order) -> None:
         side = frame["side"]
         if order.form == "done":
@@ -198,8 +209,7 @@ class Moves:
             board.fail(f"{target} holds no enemy combat units: empty hexes and lone HQs cannot be attacked (9.0B)")
         for uid in units:
             if uid not in available:
-                board.fail(f"{board.unit(uid).name} cannot attack now: not activated for combat, pinned, or it "
-                           f"already attacked (9.0A, 9.2.1B, 2.5.1.3A)")
+                board.fail(f"{board.unit(uid).name} cannot attack now: {self._why_not_attacker(board, frame, uid)}")
             if target not in board.neighbours(board.hex_of(uid)):
                 board.fail(f"{board.unit(uid).name} at {board.hex_of(uid)} is not next to {target} (9.0A)")
         if len(set(units)) != len(units):

@@ -1,4 +1,4 @@
-"""Advance after combat (9.6, 11.1.2).
+"""Advance after combat (9.6, 11.1.2; ruling N-65).
 
 When the defender's hex is vacated, attacking units may move into it (the first hex must be the
 defender's, 9.6C) without MP and ignoring enemy ZOCs (9.6D); mechanized units may go one hex
@@ -40,7 +40,7 @@ def second_hexes(board: Board, uid: str, origin: str, target: str) -> list[str]:
     if first.river_kind == "minor" and not board.bridged(origin, target):
         return []  # 9.6.4B
     if board.s.terrain(target) in ("village", "city"):
-        return []  # 9.6.4B
+        return []  # 9.6.4B (a town is a village, ruling N-32)
     side = board.side_of(uid)
     out = []
     for n in board.neighbours(target):

@@ -282,7 +282,7 @@ class Board(FrameStack):
     def may_stand(self, uid: str, hex_id: str) -> bool:
         """Terrain and the German PD / Narva restrictions (6.3A, C-E; 11.3.1), whatever the enemy."""
         info = self.s.hex(hex_id)
-        if info.water:
+        if info.water:  # an all-water hex is never entered; a lake drawn in a land hex is nothing (ruling N-14)
             return False
         unit = self.unit(uid)
         if unit.side == "german":

@@ -108,7 +108,7 @@ def compute_odds(board: Board, side: str, attackers: list[str], target: str, air
         value, why = modified_defense(board, uid, target)
         d_total += value
         odds.defense_detail.append({"unit": uid, "printed": board.defense(uid), "value": str(value), "why": why})
-    odds.attack = math.floor(a_total)  # 2.1.2: add the fractions, then round down
+    odds.attack = math.floor(a_total)  # 2.1.2, ruling N-31: add the fractions, then round the totals down once
     odds.defense = math.floor(d_total)
     columns = board.s.crt_columns()
     if odds.defense <= 0:

@@ -39,7 +39,7 @@ def draw_chit(board: Board) -> str:
     cup = board.data["cup"]
     pre = board.data.get("preplayed")
     if pre:
-        # 14.10A: the Soviets start Turn 1 with a 2nd Shock chit, played as if drawn
+        # 14.10A: the Soviets start Turn 1 with a 2nd Shock chit, played as if drawn (ruling N-15)
         board.data["preplayed"] = None
         cup.remove(pre)
         return pre
@@ -62,6 +62,8 @@ class CommandPhase:
         raise AssertionError
 
     def step(self, board: Board, frame: CupFrame) -> bool:
+        # Draws go on while any command chit is in the cup, over-limit ones too; action chits still in
+        # the cup then stay for the next turn (ruling N-20).
         if not command_chits_left(board):
             board.pop()
             left = sorted(board.data["cup"])
@@ -135,6 +137,48 @@ def eligible_hqs(board: Board, frame: CommandFrame) -> list[str]:
     return sorted(out)
 
 
+def why_not_eligible(board: Board, frame: dict[str, Any], hq: str) -> str:
+    """Why `eligible_hqs` leaves this HQ out, with the rule, as a player is told it."""
+    side = frame["side"]
+    group = board.s.command_group(frame["chit_group"])
+    if hq == board.data["last_hq"][side]:
+        return "it activated last time (4.1.2)"
+    if side == "german":
+        if hq not in group.hqs:
+            return f"the {group.name} chit does not activate it (4.1.1E-F)"
+        if "strachwitz" in board.unit(hq).special and board.data["strachwitz_used"]:
+            return "Strachwitz may be activated only once a turn (4.2.3D)"
+        return "it is not on the map"
+    army = group.hqs[0]
+    if not board.on_map(army):
+        return f"{board.unit(army).name} is not on the map"
+    if not board.is_hq(hq) or board.is_army_hq(hq) or board.side_of(hq) != "soviet":
+        return "an Army HQ chit activates a Soviet corps HQ (4.1.1D)"
+    if not board.on_map(hq):
+        return "it is not on the map"
+    distance = board.s.distance(board.hex_of(army), board.hex_of(hq))
+    reach = board.unit(army).command_range or 0
+    if distance > reach:
+        return (f"it is {distance} hexes from {board.unit(army).name}, beyond its command radius of {reach} "
+                f"(4.1.1D)")
+    if board.options["corps_choice"] == "own_army":
+        return f"with the option corps_choice=own_army, {board.unit(army).name} activates only its own corps " \
+               f"(4.1.1D, ruling N-21)"
+    return "this chit does not activate it (4.1.1D)"
+
+
+def why_not_attachable(board: Board, frame: CommandFrame, uid: str) -> str:
+    """Why `attachable` leaves this unit out, with the rule, as a player is told it."""
+    hq = frame["hq"]
+    if board.is_hq(uid):
+        return "an HQ is not attached (4.2.1A)"
+    if board.unit(uid).formation == board.unit(hq).formation and "strachwitz" not in board.unit(hq).special:
+        return f"it is of {board.unit(hq).name}'s own formation, activated with it (4.2.1A)"
+    if uid in frame["movers"]:
+        return "it is activated already"
+    return f"it is not within {board.unit(hq).name}'s command range of {board.unit(hq).command_range or 0} (4.2.4A-B)"
+
+
 def relocation_hexes(board: Board, army: str) -> list[str]:
     """4.1.3 with ruling N-23: supplied, not in an enemy ZOC, not enemy-held, no other HQ there,
     outside the other Army HQs' span."""
@@ -156,7 +200,8 @@ def attachment_limit(board: Board, hq: str) -> int:
 
 
 def attachable(board: Board, frame: CommandFrame) -> list[str]:
-    """4.2.1A: units not of the HQ's formation (independent or other formations) within range."""
+    """4.2.1A: units not of the HQ's formation (independent or other formations) within range; so a unit
+    set up beyond its own HQ's range serves a nearby HQ instead (ruling N-53)."""
     hq = frame["hq"]
     own = board.unit(hq).formation
     out = []
@@ -273,9 +318,7 @@ class CommandActivation(act.Moves):
         hq = str(order.get("hq"))
         eligible = eligible_hqs(board, frame)
         if hq not in eligible:
-            reason = "it activated last time (4.1.2)" if hq == board.data["last_hq"][side] else \
-                "the chit cannot activate it (4.1.1E-F), it is out of the Army HQ's radius (4.1.1D) or not on the map"
-            board.fail(f"{board.unit(hq).name} cannot be activated: {reason}",
+            board.fail(f"{board.unit(hq).name} cannot be activated: {why_not_eligible(board, frame, hq)}",
                        [f"ACTIVATE {board.unit(h).name}" for h in eligible[:3]] or ["PASS"])
         answered(frame)
         frame["hq"] = hq
@@ -287,6 +330,7 @@ class CommandActivation(act.Moves):
                and not board.is_hq(u)]
         in_command = [u for u in own if in_command_range(board, hq, u)]
         out = [u for u in own if u not in in_command]
+        # The activated HQ moves too; its units move and attack in every activation that includes them (N-55).
         frame["movers"] = [hq] + in_command
         frame["fighters"] = list(in_command)
         extra = self._landing_brigade(board, frame)
@@ -329,8 +373,7 @@ class CommandActivation(act.Moves):
         limit = attachment_limit(board, hq)
         for uid in units:
             if uid not in legal:
-                board.fail(f"{board.unit(uid).name} cannot be attached: not in range of {board.unit(hq).name}, "
-                           f"already activated, or of its own formation (4.2.1A, 4.2.4)",
+                board.fail(f"{board.unit(uid).name} cannot be attached: {why_not_attachable(board, frame, uid)}",
                            [f"ATTACH {board.unit(u).name}" for u in legal[:3]])
         if len(units) > limit:
             board.fail(f"at most {limit} attached units (4.2.1A, 4.2.3B)")

@@ -119,8 +119,9 @@ class Displace:
         else:
             target = str(order.get("hex"))
             if target not in legal:
+                span = ", outside the other Army HQs' command span (4.2.5D)" if board.is_army_hq(frame["hq"]) else ""
                 board.fail(f"{target} is not a legal displacement hex (11.1.3: supplied, no enemy ZOC, "
-                           f"at least {DISPLACE_DISTANCE} hexes away)",
+                           f"at least {DISPLACE_DISTANCE} hexes away{span})",
                            [f"DISPLACE TO {h}"
                             for h in sorted(legal, key=lambda h: board.s.distance(frame['origin'], h))[:3]])
         answered(frame)

@@ -62,11 +62,39 @@ def may_enter(board: Board, uid: str, a: str, b: str) -> tuple[bool, str]:
         if not (board.lone_hq(b) and board.is_combat(uid)):
             return False, f"{b} holds enemy units (6.3B)"
     if not board.may_stand(uid, b):
-        return False, f"{board.unit(uid).name} may not enter {b} (6.3C-D, 11.3.1, TEC)"
+        return False, f"{board.unit(uid).name} may not enter {b}: {_standing_rule(board, uid, b)}"
     crossing = river_crossing(board, uid, a, b)
     if crossing == "prohibited":
-        return False, f"{board.unit(uid).name} cannot cross the river between {a} and {b} (6.2.2)"
+        return False, (f"{board.unit(uid).name} cannot cross the river between {a} and {b}: "
+                       f"{_crossing_rule(board, uid, a, b)}")
     return True, ""
+
+
+def _standing_rule(board: Board, uid: str, hex_id: str) -> str:
+    """The rule that makes `board.may_stand` false for this unit on a land hex, as a player is told it."""
+    info = board.s.hex(hex_id)
+    unit = board.unit(uid)
+    if unit.side == "german" and info.pd_division is not None and unit.formation not in ("4SS", "11SS"):
+        return "only the 4th and 11th SS may enter Prepared Defence hexes (6.3C, 11.3.1)"
+    if unit.side == "german" and ("narva" in info.areas or "enclave" in info.areas) and not unit.ss:
+        return "only SS units may enter Narva and the enclave behind the Prepared Defences (6.3D)"
+    kind = "mechanized" if board.is_mechanized(uid) else "infantry"
+    thawed = "; its winter trail exists only while frozen (6.2.1C)" if "winter_trail" in info.routes \
+        and not board.frozen else ""
+    return f"its terrain ({info.terrain}) is prohibited to {kind} units off road (6.1B, TEC){thawed}"
+
+
+def _crossing_rule(board: Board, uid: str, a: str, b: str) -> str:
+    """The rule behind a 'prohibited' `river_crossing`, as a player is told it."""
+    side = board.hexside(a, b)
+    frozen = board.frozen and not side.never_frozen
+    if board.is_mechanized(uid):
+        if frozen:
+            return "mechanized units may not cross a frozen major river (6.2.2.1C)"
+        if side.ferry:
+            return "mechanized units may not use a ferry (6.2.2.2D)"
+    thawed = "this stretch never freezes (6.2.2C)" if side.never_frozen else "the river is not frozen now (6.2.2B)"
+    return f"{thawed}, and an unfrozen major river is crossed only at a bridge or ferry (6.2.2.2A)"
 
 
 def river_crossing(board: Board, uid: str, a: str, b: str) -> str | None:
@@ -168,7 +196,7 @@ def find_path(board: Board, uid: str, dest: str, rules: MoveRules, allowance: fl
     best = _dijkstra(board, uid, start, dest, ma, rules)
     if best is not None:
         return best
-    # 6.1C: one hex is always possible unless prohibited or EZOC to EZOC
+    # 6.1C: one hex is always possible unless prohibited or EZOC to EZOC; it is the whole move (ruling N-10)
     if dest in board.neighbours(start) and rules.mode == NORMAL:
         ferry = ferry_path(board, uid, start, dest, rules, ma)
         if ferry is not None:
@@ -188,8 +216,30 @@ def find_path(board: Board, uid: str, dest: str, rules: MoveRules, allowance: fl
         if not _stack_ok_at_end(board, uid, dest):
             board.fail(f"{dest} would be overstacked (7.1)")
         return Path((start, dest), float(ma), int(board.in_enemy_zoc(dest, side)), minimum_move=True)
+    if board.s.hex(dest).water:
+        board.fail(f"{dest} is water (6.3A)")
+    if not board.may_stand(uid, dest):
+        board.fail(f"{board.unit(uid).name} may not enter {dest}: {_standing_rule(board, uid, dest)}")
+    if not _stack_ok_at_end(board, uid, dest) and _dijkstra(board, uid, start, dest, ma, rules, stacking=False):
+        board.fail(f"{dest} would be overstacked (7.1)")
     board.fail(f"{board.unit(uid).name} cannot reach {dest} from {start} with {ma:g} MP"
-               + (" by road (strategic movement)" if rules.mode == STRATEGIC else ""))
+               + (STRATEGIC_LIMITS if rules.mode == STRATEGIC else _ferry_note(board, uid, start, dest, ma, rules)))
+    raise AssertionError  # unreachable
+
+
+#: What a strategic move may not do, told with its refusal (6.4.1-6.4.2).
+STRATEGIC_LIMITS = (" by road (strategic movement, 6.4: along roads other than trails, never into an enemy zone of "
+                    "control nor through a full hex)")
+
+
+def _ferry_note(board: Board, uid: str, start: str, dest: str, ma: float, rules: MoveRules) -> str:
+    """When the unit stands at a ferry and could reach `dest` from the far bank, say that the crossing
+    is its whole move (6.2.2.2B): that, not its MP, is why it cannot go on."""
+    for far in board.neighbours(start):
+        if river_crossing(board, uid, start, far) == "ferry" and _dijkstra(board, uid, far, dest, ma, rules):
+            return (f"; crossing the ferry {board.hexside(start, far).key} takes all its MP and ends its move "
+                    f"in {far} (6.2.2.2B)")
+    return ""
 
 
 def ferry_path(board: Board, uid: str, start: str, dest: str, rules: MoveRules, ma: float) -> Path | None:
@@ -234,8 +284,9 @@ def _passing_ok(board: Board, uid: str, hex_id: str) -> bool:
 
 
 def _dijkstra(board: Board, uid: str, start: str, dest: str | None, ma: float, rules: MoveRules,
-              found: dict[str, Path] | None = None) -> Path | None:
-    """Cheapest path to `dest`; with dest None, fill `found` with the cheapest path to every hex."""
+              found: dict[str, Path] | None = None, stacking: bool = True) -> Path | None:
+    """Cheapest path to `dest`; with dest None, fill `found` with the cheapest path to every hex.
+    With `stacking` False, a full `dest` is reached anyway (to tell stacking from reach, 7.1)."""
     side = board.side_of(uid)
     strategic = rules.mode == STRATEGIC
     zoc = board.zoc_of(enemy(side))
@@ -246,7 +297,7 @@ def _dijkstra(board: Board, uid: str, start: str, dest: str | None, ma: float, r
         cost, entered, path = heapq.heappop(queue)
         here = path[-1]
         if here == dest:
-            if not _stack_ok_at_end(board, uid, dest):
+            if stacking and not _stack_ok_at_end(board, uid, dest):
                 continue
             return Path(path, cost, entered)
         if found is not None and here != start and here not in found and _stack_ok_at_end(board, uid, here) \

@@ -97,6 +97,12 @@ def placement_ok(board: Board, uid: str, hex_id: str) -> bool:
             and board.may_stand(uid, hex_id))
 
 
+#: Where a reinforcement may be placed, told with a refusal (5.3, 8.3; 4.2.5B for a Soviet Army HQ).
+ENTRY_PLACE = ("5.3, 8.3: never on enemy units nor in an enemy zone of control, friendly units there or not; "
+               "its entry hex or, if that is blocked, a hex within ten of it along the same map edge")
+ARMY_HQ_PLACE = "4.2.5B: a supplied hex outside the other Army HQs' command span, not in an enemy zone of control"
+
+
 def entry_choices(board: Board, uid: str, letter: str) -> tuple[list[str], bool]:
     """The entry hexes if any is open, else the edge hexes within 10 along the same edge (8.3B)."""
     hexes = board.s.entry_hexes(letter)
@@ -194,7 +200,8 @@ class Reinforce:
                     board.fail(f"the unit being placed now is {board.unit(uid).name}")
                 target = str(order.get("hex"))
                 if target not in choices:
-                    board.fail(f"{target} is not a legal place for {board.unit(uid).name} (8.3, 4.2.5B)",
+                    rule = ARMY_HQ_PLACE if self._pending(board, frame)[0][1] == "supplied_hex" else ENTRY_PLACE
+                    board.fail(f"{target} is not a legal place for {board.unit(uid).name} ({rule})",
                                [f"PLACE {board.unit(uid).name} AT {h}" for h in choices[:3]])
             answered(frame)
             self._put(board, frame, uid, target)
@@ -311,7 +318,8 @@ class Reinforce:
             if arrival["rerouted"]:
                 board.fail(f"{board.unit(uid).name} was rerouted already and must enter now (8.4B)")
             if arrival["entry"] == entry:
-                board.fail(f"{board.unit(uid).name} already enters at {entry}")
+                board.fail(f"{board.unit(uid).name} already enters at {entry}: a reroute goes to another entry "
+                           f"point (8.4A)")
         answered(frame)
         for uid in units:
             arrival = due[uid]
@@ -320,6 +328,7 @@ class Reinforce:
 
     @staticmethod
     def _may_land(board: Board) -> bool:
+        # The 260th (the '*' of 14.0C: no fixed turn, ruling N-51) lands when the Soviets choose.
         brigade = next((a for a in board.data["arrivals"] if a["entry"] == "merekula"), None)
         return brigade is not None and board.turn >= brigade["turn"] and bool(landing_hexes(board))
 

@@ -2,8 +2,9 @@
 
 A view is the only input of reports, maps and order conditions.  Own units are shown whole.
 Enemy stacks are shown whole without fog; with fog only their top unit (and, by option, how many
-counters the stack holds) plus the markers on it (2.1.3B).  Everything else on the table is
-public: chits, the turn track, air boxes, the PD track, VP control, eliminated units.
+counters the stack holds) plus the markers on it (2.1.3B; 2.1.3A: "neither side can examine" them, ruling N-09).
+Everything else on the table is public: chits, the turn track, air boxes, the PD track, VP control,
+eliminated units.
 """
 
 from __future__ import annotations
@@ -102,6 +103,7 @@ def _lexicon(scenario_name: str, role: str) -> Lexicon:
         for name in {u.name.casefold(), *(a.casefold() for a in u.aliases)}:
             counts[name] = counts.get(name, 0) + 1
     for u in mine:
+        # A number two units share (191, 328) is no alias: they are named FORMATION/NAME (ruling N-52).
         aliases = [n for n in {u.name, *u.aliases} if counts[n.casefold()] == 1]
         if u.type == "hq" and u.formation:
             aliases.append(u.formation)  # "ACTIVATE 109", "ACTIVATE 11SS"

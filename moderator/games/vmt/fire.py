@@ -23,6 +23,14 @@ from moderator.games.vmt.state import (COVER_ORDER_STEPS, STRIKE_STEPS, CoverOrd
 ORDER_CARDS = {"heavy_artillery", "superheavy_artillery", "air_strike", "soviet_coastal_artillery",
                "soviet_field_artillery", "fighter_cover"}
 COASTAL_RANGE = 3  # L477
+#: What each Order card fired at an area needs there, told when a target is refused.
+TARGET_RULES = {
+    "heavy_artillery": "a Soviet-occupied area (L465)",
+    "superheavy_artillery": "an area with an undestroyed Soviet battery (L471)",
+    "soviet_coastal_artillery": "an Axis-occupied area within 3 areas of an undestroyed battery, ferry arrows "
+                                "counting (L477)",
+    "soviet_field_artillery": "an Axis-occupied area (L483)",
+}
 
 
 # ---------------------------------------------------------------- targets
@@ -117,7 +125,8 @@ def play_order(board: Board, side: str, order: Order) -> None:
                    blocks=0)
         return
     if target is None or target not in legal:
-        raise IllegalOrder(f"{card.upper()} cannot target {target}; targets now: {', '.join(legal) or 'none'}")
+        raise IllegalOrder(f"{card.upper()} cannot target {target}: it needs {TARGET_RULES[card]}; targets now: "
+                           f"{', '.join(legal) or 'none'}")
     card_id = board.take_from_hand(side, card)
     board.emit("card_played", side=side, card=card, mode="order", area=target, divisions=[], reaction=False, blocks=0)
     if card == "superheavy_artillery":

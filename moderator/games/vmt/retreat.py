@@ -29,6 +29,20 @@ def legal_destinations(board: Board, area: str, side: str) -> list[str]:
     return out
 
 
+def why_not_destination(board: Board, area: str, destination: str, side: str) -> str:
+    """Why `legal_destinations` leaves `destination` out, with the rule, as a player is told it."""
+    if destination not in board.geo.neighbours(area, include_ferry=True):
+        return f"it is neither adjacent to {area} nor linked to it by a ferry arrow (ruling R-RETREAT)"
+    reasons = []
+    if board.is_enemy_occupied(destination, side):
+        reasons.append("it holds enemy blocks (ruling R-RETREAT)")
+    if board.controller(destination) != side and board.options.get("retreat_into") != "friendly_or_empty":
+        reasons.append("your side does not control it (L392, ruling R-RETREAT)")
+    if side == "axis" and board.has_battery(destination):
+        reasons.append("Axis blocks never retreat into an empty area with an undestroyed battery (L332)")
+    return "; ".join(reasons) or "ruling R-RETREAT"
+
+
 def penalties(board: Board, origin: str, destination: str, side: str) -> list[str]:
     """The extra step losses for one group retreating from `origin` to `destination` (cumulative)."""
     reasons = []
@@ -114,7 +128,8 @@ def apply_retreat(board: Board, frame: CombatFrame, order: Order) -> None:
                 raise IllegalOrder(f"{block} is not one of your blocks retreating from {area}")
         if destination not in legal_destinations(board, area, side):
             legal = ", ".join(legal_destinations(board, area, side)) or "none"
-            raise IllegalOrder(f"{destination} is not a legal retreat from {area} (legal: {legal})")
+            raise IllegalOrder(f"{destination} is not a legal retreat from {area}: "
+                               f"{why_not_destination(board, area, destination, side)} (legal: {legal})")
         if board.room_in(destination, side) < len(group):
             raise IllegalOrder(f"{destination} has room for only {board.room_in(destination, side)} of your blocks")
     move_group(board, frame, group, area, destination, losses, assets_choice=None)

@@ -69,7 +69,7 @@ class Phase:
                 raise IllegalOrder(f"place {block} first")
             area = str(order.get("area"))
             if area not in reinforcement_areas(board, side, block):
-                raise IllegalOrder(f"{block} cannot arrive in {area}; legal: "
+                raise IllegalOrder(f"{block} cannot arrive in {area}: {REINFORCEMENT_AREAS[side]}; legal: "
                                    f"{', '.join(reinforcement_areas(board, side, block))}")
             board.place(block, area)
             board.emit("reinforcement_placed", side=side, block=block, area=area)
@@ -246,6 +246,14 @@ def take_axis_group(board: Board, frame: PhaseFrame) -> None:
     board.emit("axis_reinforcement", group=group.id, name=group.name, blocks=list(group.blocks), vp=group.vp_cost)
     frame["placing"] = list(group.blocks)
     frame["stage"] = PHASE_STEPS.after("reinforce")
+
+
+#: Where each side's reinforcements arrive, told when a placement is refused.
+REINFORCEMENT_AREAS = {
+    "soviet": "a Soviet brigade arrives in an anchor area the Axis does not control, with room (L414)",
+    "axis": "Axis reinforcements arrive in a North, East or South map-edge area with room and no enemy blocks "
+            "(L423, ruling R-REINF)",
+}
 
 
 def reinforcement_areas(board: Board, side: str, block: str) -> list[str]:

@@ -77,6 +77,7 @@ def deal(board: Board) -> None:
 
 
 # ---------------------------------------------------------------- free set-up (secret, committed)
+# Option `setup`: the reconstructed historical set-up or a free one, filed face down (ruling R-SETUP).
 
 
 class FreeSetup:

@@ -5,14 +5,12 @@ holds exactly those chits, drawn in that order; it stops at the first question. 
 chit, hq)` draws one command chit and answers ACTIVATE.  `reinforcement_phase(board)` runs the Turn
 frame from its Reinforcement Phase on.  `arrive(board, unit, turn, entry)` schedules a reinforcement.
 `moving(board, side, *units)` pushes an activation in which those units may move.  `cannot(board,
-order)` expects the order to be refused with IllegalOrder.
+order, because=...)` expects the order to be refused for the rule `because` names.
 """
 
 from __future__ import annotations
 
 from typing import Iterable
-
-import pytest
 
 from moderator.core.errors import IllegalOrder
 from moderator.core.frames import new_frame
@@ -21,6 +19,7 @@ from moderator.games.narva.activation import start_activation
 from moderator.games.narva.board import Board
 from moderator.games.narva.movement import MoveRules, Path, find_path
 from tests.games.narva.helpers import FixedDice, answer, decisions, settle
+from tests.refusals import refusal
 
 
 class CupOrder(FixedDice):
@@ -98,11 +97,10 @@ def path(board: Board, unit: str, dest: str, **rules) -> Path:
     return find_path(board, unit, dest, MoveRules(**rules))
 
 
-def cannot(board: Board, text: str) -> IllegalOrder:
-    """Answer with `text` and expect it to be refused; returns the error for its message."""
-    with pytest.raises(IllegalOrder) as err:
-        answer(board, text)
-    return err.value
+def cannot(board: Board, text: str, *, because: str) -> IllegalOrder:
+    """Answer with `text` and expect it to be refused for the rule `because` names (a regex the
+    message must match, see tests/refusals.py); returns the error."""
+    return refusal(lambda: answer(board, text), because)
 
 
 def moving(board: Board, side: str, *units: str, fighters: Iterable[str] = (), mode: str = "command") -> None:

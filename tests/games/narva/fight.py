@@ -12,14 +12,13 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-import pytest
-
 from moderator.core.errors import IllegalOrder
 from moderator.core.frames import new_frame
 from moderator.games.narva import combat
 from moderator.games.narva.activation import start_activation
 from moderator.games.narva.board import Board
 from tests.games.narva.helpers import FixedDice, answer, decisions, emitted, position, settle
+from tests.refusals import refusal
 
 AUTO = {"loss": "LOSS AUTO", "retreat": "RETREAT AUTO", "advance": "ADVANCE NONE", "displace": "DISPLACE AUTO",
         "barrage": "BARRAGE NONE", "move": "MOVE DONE", "attack": "ATTACK DONE", "stavka": "STAVKA AUTO",
@@ -74,10 +73,9 @@ def attack_order(b: Board, side: str, fighters: Iterable[str], text: str) -> Non
     answer(b, text)
 
 
-def refused(b: Board, text: str) -> IllegalOrder:
-    with pytest.raises(IllegalOrder) as err:
-        answer(b, text)
-    return err.value
+def refused(b: Board, text: str, *, because: str) -> IllegalOrder:
+    """Answer with `text` and expect it to be refused for the rule `because` names (see tests/refusals.py)."""
+    return refusal(lambda: answer(b, text), because)
 
 
 def steps_lost(b: Board) -> list[tuple[str, str]]:

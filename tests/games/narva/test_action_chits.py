@@ -7,6 +7,8 @@ The barrage CRT, pins and the Stavka combat modifiers are tested with combat.
 
 from __future__ import annotations
 
+import pytest
+
 from moderator.games.narva.reinforce import refill_cup
 from moderator.games.narva.sequence import turn_advance
 from tests.games.narva.drive import asked, cannot, command_phase, finish
@@ -95,9 +97,15 @@ def test_2_5_1_1B_the_barrage_roll_table_gives_the_number_of_attacks():
 def test_2_5_1_1C_a_barrage_needs_an_enemy_occupied_hex_next_to_a_friendly_unit():
     board = barrage_board([1, 1, 1])
     draw(board, "BARRAGE-S1")
-    cannot(board, "BARRAGE 1107")  # German-held but next to no Soviet unit
-    cannot(board, "BARRAGE 2332")  # empty
-    cannot(board, "BARRAGE 2231")  # a lone HQ (ruling N-29, as 9.0B)
+    cannot(board, "BARRAGE 1107",
+           because=r"1107 is not a barrage target: an enemy-occupied hex next to a friendly combat unit, not already "
+                   r"barraged by this chit \(2\.5\.1\.1C")  # German-held but next to no Soviet unit
+    cannot(board, "BARRAGE 2332",
+           because=r"2332 is not a barrage target: an enemy-occupied hex next to a friendly combat unit, not already "
+                   r"barraged by this chit \(2\.5\.1\.1C")  # empty
+    cannot(board, "BARRAGE 2231",
+           because=r"2231 is not a barrage target: an enemy-occupied hex next to a friendly combat unit, not already "
+                   r"barraged by this chit \(2\.5\.1\.1C")  # a lone HQ (ruling N-29, as 9.0B)
     answer(board, "BARRAGE 2432")  # next to 381
     answer(board, "BARRAGE 2434")  # next to the assault gun
     assert [b["hex"] for b in emitted(board, "barrage")] == ["2432", "2434"]
@@ -107,8 +115,8 @@ def test_2_5_1_1D_the_same_hex_may_not_be_targeted_twice():
     board = barrage_board([1, 1, 1])
     draw(board, "BARRAGE-S1")
     answer(board, "BARRAGE 2432")
-    err = cannot(board, "BARRAGE 2432")
-    assert "2.5.1.1" in str(err)
+    cannot(board, "BARRAGE 2432",
+           because=r"2432 is not a barrage target: .*not already barraged by this chit \(2\.5\.1\.1C-D\)")
 
 
 def test_2_5_1_1E_a_unit_that_retreated_may_be_barraged_again_in_its_new_hex():
@@ -143,10 +151,22 @@ def test_2_5_2A_the_random_event_is_applied_before_the_next_draw():
                                           if e.kind == "chit_drawn" and e.data["chit"] == "26-1"][0]
 
 
+@pytest.mark.xfail(strict=True, reason="ruling N-60 is not implemented for Turn 8: the cold spell re-freezes the "
+                                       "rivers after the thaw (moderator/games/narva/actions.py roll_event)")
+def test_2_5_2_ruling_n60_a_cold_spell_drawn_on_turn_8_has_no_effect():
+    """Ruling N-60: a longer freeze drawn on Turn 7 or earlier keeps the rivers frozen through Turn 8;
+    drawn on Turn 8 or later it has no effect, the thaw of Turn 8 having already happened."""
+    board = position({"FHH/HQ": "1827"}, turn=8, rolls=[5, 6])
+    assert not board.frozen
+    command_phase(board, ["RANDOM", "26-1"])
+    assert emitted(board, "random_event")[0]["roll"] == 11
+    assert not board.frozen
+
+
 def test_2_5_2B_a_move_event_moves_all_units_of_one_division_ignoring_command_and_supply():
     """2d6 = 4 + 5 = 9: Germany may move all units of one division.  The 61st's units move although
     their HQ is not on the map and 162G is isolated; FHH/MOK, not of the 61st, may not move, and
-    nobody attacks."""
+    nobody attacks (ruling N-60: whatever their command or supply, without combat)."""
     board = position({"61/162G": "2432", "61/176G": "0920", "FHH/MOK": "2434", "109/381": "2331"}, turn=6,
                      rolls=[4, 5], supply={"61/162G": "isolated"})
     assert board.s.random_event(9).effect == "move_formation"
@@ -155,7 +175,7 @@ def test_2_5_2B_a_move_event_moves_all_units_of_one_division_ignoring_command_an
     answer(board, "REGROUP 61")
     answer(board, "MOVE 176G TO 0921")
     assert board.hex_of("61/176G") == "0921"
-    cannot(board, "MOVE MOK TO 2435")
+    cannot(board, "MOVE MOK TO 2435", because=r"MOK is not activated now \(4\.0A")
     answer(board, "MOVE 162G TO 2533")
     assert board.hex_of("61/162G") == "2533"
     assert "attack" not in asked(board)
@@ -215,7 +235,7 @@ def test_2_5_3_the_stavka_does_not_count_as_an_activation():
     answer(board, "STAVKA 2432")
     finish(board, until="hq")
     assert board.data["used"]["soviet"] == 2
-    cannot(board, "ACTIVATE 109")
+    cannot(board, "ACTIVATE 109", because=r"109 HQ cannot be activated: it activated last time \(4\.1\.2\)")
 
 
 # ---------------------------------------------------------------- 2.5.4 Free Move
@@ -229,8 +249,11 @@ FREE_BOARD = {"109/HQ": "2120", "109/381": "2122", "109/456": "2021", "109/891":
 def test_2_5_4A_free_move_with_an_hq_its_units_and_three_others_in_range():
     board = position(FREE_BOARD, turn=8)
     draw(board, "FREE-MOVE")
-    cannot(board, "FREEMOVE HQ 109 ATTACH 48 50 16UR 30GD/194")  # four others
-    cannot(board, "FREEMOVE HQ 109 ATTACH 43/4")  # out of range (2635 is 15 hexes from 2120)
+    cannot(board, "FREEMOVE HQ 109 ATTACH 48 50 16UR 30GD/194",
+           because=r"at most three other units \(2\.5\.4A\)")  # four others
+    cannot(board, "FREEMOVE HQ 109 ATTACH 43/4",
+           because=r"4 cannot join: three other units within the HQ's range "
+                   r"\(2\.5\.4A\)")  # out of range (2635 is 15 hexes from 2120)
     answer(board, "FREEMOVE HQ 109 ATTACH 48 50 16UR")
     movers = set(board.top()["movers"])
     assert movers == {"109/HQ", "109/381", "109/456", "IND/48", "IND/50", "IND/16UR"}  # not 891 (3429)
@@ -241,7 +264,7 @@ def test_2_5_4A_free_move_with_an_hq_its_units_and_three_others_in_range():
 def test_2_5_4A_free_move_of_three_units_anywhere_and_no_hq():
     board = position(FREE_BOARD, turn=8)
     draw(board, "FREE-MOVE")
-    cannot(board, "FREEMOVE UNITS 891 43/4 48 50")  # four
+    cannot(board, "FREEMOVE UNITS 891 43/4 48 50", because=r"at most three units \(2\.5\.4A\)")  # four
     answer(board, "FREEMOVE UNITS 891 43/4 48")
     assert set(board.top()["movers"]) == {"109/891", "43/4", "IND/48"}
     answer(board, "MOVE 891 TO 3428")
@@ -252,14 +275,16 @@ def test_2_5_4A_the_three_units_without_an_hq_are_combat_units():
     """Ruling N-25: 'three Soviet combat units anywhere'; an HQ may not be one of them."""
     board = position(FREE_BOARD, turn=8)
     draw(board, "FREE-MOVE")
-    cannot(board, "FREEMOVE UNITS 109/HQ 48")
-    cannot(board, "FREEMOVE UNITS 2SH/HQ")
+    cannot(board, "FREEMOVE UNITS 109/HQ 48",
+           because=r"109 HQ is an HQ: a Free Move without an HQ moves three combat units \(2\.5\.4A\)")
+    cannot(board, "FREEMOVE UNITS 2SH/HQ",
+           because=r"2nd SH HQ is an HQ: a Free Move without an HQ moves three combat units \(2\.5\.4A\)")
 
 
 def test_2_5_4A_by_default_an_army_hq_cannot_take_the_free_move():
     board = position(FREE_BOARD, turn=8)
     draw(board, "FREE-MOVE")
-    cannot(board, "FREEMOVE HQ 2SH")
+    cannot(board, "FREEMOVE HQ 2SH", because=r"2nd SH HQ cannot take the Free Move \(.*not a corps HQ\)")
 
 
 def test_2_5_4A_option_any_an_army_hq_activates_its_armys_units_and_stays_put():
@@ -281,8 +306,7 @@ def test_2_5_4B_units_starting_in_an_ezoc_may_not_move():
     assert board.in_enemy_zoc("2122", "soviet")
     draw(board, "FREE-MOVE")
     answer(board, "FREEMOVE HQ 109")
-    err = cannot(board, "MOVE 381 TO 2222")
-    assert "2.5.4B" in str(err)
+    cannot(board, "MOVE 381 TO 2222", because=r"381 starts in an enemy zone of control and may not move \(2\.5\.4B\)")
 
 
 def test_2_5_4B_free_move_units_may_not_enter_an_ezoc():
@@ -292,7 +316,7 @@ def test_2_5_4B_free_move_units_may_not_enter_an_ezoc():
     assert board.in_enemy_zoc("2222", "soviet") and not board.in_enemy_zoc("2221", "soviet")
     draw(board, "FREE-MOVE")
     answer(board, "FREEMOVE UNITS 48 50")
-    cannot(board, "MOVE 48 TO 2222")
+    cannot(board, "MOVE 48 TO 2222", because=r"2222 is in an enemy zone of control \(2\.5\.4B\)")
     answer(board, "MOVE 50 TO 2321")
     assert board.hex_of("IND/50") == "2321"
 

@@ -54,7 +54,7 @@ def test_9_6B_the_advance_respects_the_stacking_limit():
     """Three attackers; only two combat units may stand in 2332 (7.1B)."""
     b = soviet_attack_on_police({"IND/30P": "2332", "109/381": "2432", "109/456": "2431", "109/602": "2333"},
                                 "2332", ["109/381", "109/456", "109/602"], die=3)
-    refused(b, "ADVANCE 381 456 602")
+    refused(b, "ADVANCE 381 456 602", because=r"2332 would be overstacked \(7\.1\)")
     answer(b, "ADVANCE 381 456")
     assert where(b, "109/381", "109/456", "109/602") == ["2332", "2332", "2333"]
 
@@ -64,7 +64,7 @@ def test_9_6C_D_the_first_hex_is_the_defenders_and_enemy_zocs_are_ignored():
     (no MP, EZOCs ignored).  2131 is not next to 2332, so it cannot be the second hex."""
     b = german_attack_on_reduced_381({"109/381": "2332", "FHH/PZ": "2432", "109/456": "2133"}, "2332", ["FHH/PZ"])
     assert b.in_enemy_zoc("2232", "german")
-    refused(b, "ADVANCE PZ TO 2131")
+    refused(b, "ADVANCE PZ TO 2131", because=r"PZ may not continue to 2131 \(9\.6\.3-9\.6\.4: .*adjacent")
     answer(b, "ADVANCE PZ TO 2232")
     assert b.hex_of("FHH/PZ") == "2232"
     adv = emitted(b, "advanced")[-1]
@@ -115,7 +115,7 @@ def test_9_6_3A_mechanized_units_may_advance_two_hexes():
 def test_9_6_3A_infantry_advance_one_hex_only():
     b = soviet_attack_on_police({"IND/30P": "2332", "109/381": "2432", "109/456": "2431"}, "2332",
                                 ["109/381", "109/456"])
-    refused(b, "ADVANCE 381 TO 2232")
+    refused(b, "ADVANCE 381 TO 2232", because=r"381 may not continue to 2232 \(9\.6\.3-9\.6\.4: mechanized only")
     assert b.hex_of("109/381") == "2432"
 
 
@@ -140,8 +140,10 @@ def test_9_6_4A_nor_take_the_second_hex_across_it():
     """PZ attacks 2634 from the village 2633 (west bank): it advances into 2634, but not on across the
     Narva to 2735, nor over the Kudrukula ferry to 2734; 2535 (woods, west bank) is allowed."""
     b = german_attack_on_reduced_381({"109/381": "2634", "FHH/PZ": "2633"}, "2634", ["FHH/PZ"])
-    refused(b, "ADVANCE PZ TO 2735")
-    refused(b, "ADVANCE PZ TO 2734")
+    refused(b, "ADVANCE PZ TO 2735",
+            because=r"PZ may not continue to 2735 \(9\.6\.3-9\.6\.4: .*no unbridged major river")
+    refused(b, "ADVANCE PZ TO 2734",
+            because=r"PZ may not continue to 2734 \(9\.6\.3-9\.6\.4: .*no unbridged major river")
     answer(b, "ADVANCE PZ TO 2535")
     assert b.hex_of("FHH/PZ") == "2535"
 
@@ -150,7 +152,8 @@ def test_9_6_4B_crossing_an_unbridged_minor_river_stops_a_mechanized_advance():
     """PZ attacks 2227 from 2226 across the Mustajogi (halved: 3 against 2, 3-2, column 3; die 6 gives
     D1r2): it may advance into 2227 but no further."""
     b = german_attack_on_reduced_381({"109/381": "2227", "FHH/PZ": "2226"}, "2227", ["FHH/PZ"], rolls=(6,))
-    refused(b, "ADVANCE PZ TO 2228")
+    refused(b, "ADVANCE PZ TO 2228",
+            because=r"PZ may not continue to 2228 \(9\.6\.3-9\.6\.4: .*a minor river or a village/city stops it")
     answer(b, "ADVANCE PZ")
     assert b.hex_of("FHH/PZ") == "2227"
 
@@ -165,7 +168,8 @@ def test_9_6_4B_a_bridged_minor_river_does_not_stop_it():
 def test_9_6_4B_entering_a_village_stops_a_mechanized_advance():
     """2323 is a village: PZ advancing into it from 2322 stops there."""
     b = german_attack_on_reduced_381({"109/381": "2323", "FHH/PZ": "2322"}, "2323", ["FHH/PZ"])
-    refused(b, "ADVANCE PZ TO 2324")
+    refused(b, "ADVANCE PZ TO 2324",
+            because=r"PZ may not continue to 2324 \(9\.6\.3-9\.6\.4: .*a minor river or a village/city stops it")
     answer(b, "ADVANCE PZ")
     assert b.hex_of("FHH/PZ") == "2323"
 
@@ -180,7 +184,7 @@ def test_9_6_5_an_hq_advances_with_the_units_of_its_stack():
 def test_9_6_5_an_hq_does_not_advance_alone():
     b = soviet_attack_on_police({"IND/30P": "2332", "109/381": "2432", "109/HQ": "2432", "109/456": "2431"},
                                 "2332", ["109/381", "109/456"])
-    refused(b, "ADVANCE 109/HQ")
+    refused(b, "ADVANCE 109/HQ", because=r"an HQ goes only with them \(9\.6\.5\)")
     assert b.hex_of("109/HQ") == "2432"
 
 

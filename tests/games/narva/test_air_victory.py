@@ -51,14 +51,15 @@ def test_12_1_1C_a_full_attack_shifts_two_columns_and_a_normal_one():
 def test_12_1_1A_at_most_two_air_units_support_one_combat():
     b = board(ATTACK)
     ready_to_attack(b, "soviet", ["109/381", "109/456"])
-    refused(b, "ATTACK 2332 WITH 381 456 FULL IL-2M-1 YAK-8 NORMAL MIG-3-1")
+    refused(b, "ATTACK 2332 WITH 381 456 FULL IL-2M-1 YAK-8 NORMAL MIG-3-1",
+            because=r"at most two air units support one combat \(12\.1\.1A\)")
     assert emitted(b, "combat") == []
 
 
 def test_12_1_1B_the_bomber_makes_full_attacks_only():
     b = board(ATTACK, rolls=[5])
     ready_to_attack(b, "soviet", ["109/381", "109/456"])
-    refused(b, "ATTACK 2332 WITH 381 456 NORMAL LI-2")
+    refused(b, "ATTACK 2332 WITH 381 456 NORMAL LI-2", because=r"LI-2 can only make a full attack \(12\.1\.1B\)")
     answer(b, "ATTACK 2332 WITH 381 456 FULL LI-2")
     assert emitted(b, "combat")[-1]["column"] == 5  # 1-1 + 3
 
@@ -76,8 +77,10 @@ def test_12_1_1A_an_air_unit_in_the_airbase_cannot_fly():
     b.data["air"]["IL-2M-1"] = "grounded"
     b.data["air"]["MIG-3-1"] = "refit"
     ready_to_attack(b, "soviet", ["109/381", "109/456"])
-    refused(b, "ATTACK 2332 WITH 381 456 FULL IL-2M-1")
-    refused(b, "ATTACK 2332 WITH 381 456 NORMAL MIG-3-1")
+    refused(b, "ATTACK 2332 WITH 381 456 FULL IL-2M-1",
+            because=r"air unit IL-2M-1 is not ready in its holding box \(12\.1\.1A\)")
+    refused(b, "ATTACK 2332 WITH 381 456 NORMAL MIG-3-1",
+            because=r"air unit MIG-3-1 is not ready in its holding box \(12\.1\.1A\)")
 
 
 def test_12_2_grounded_then_refit_then_back_in_the_holding_box():
@@ -113,6 +116,15 @@ def test_13_1A_ruling_n47_an_out_of_supply_unit_or_an_hq_does_not_win():
     b = board({"109/381": "3029", "109/HQ": "3028"}, supply={"109/381": "oos"})
     assert not sudden_death(b)
     assert b.data["result"] is None
+
+
+def test_13_ruling_n50_an_out_of_supply_unit_in_2930_scores_the_rollbahn_but_does_not_win_at_once():
+    """Ruling N-50: 2930 is both a Narva sudden-death hex and the last rollbahn VP hex; a Soviet unit there
+    out of supply scores the rollbahn VPs but does not win by sudden death (N-47)."""
+    b = board({"109/381": "2930"}, supply={"109/381": "oos"})
+    b.data["control"] = {h: "german" for h in b.data["control"]}
+    assert not sudden_death(b) and b.data["result"] is None
+    assert victory_points(b) == 2
 
 
 def test_13_1B_otherwise_victory_is_decided_after_turn_12():

@@ -59,9 +59,15 @@ def test_2_5_1_1C_a_barrage_needs_an_enemy_hex_next_to_a_friendly_combat_unit():
               rolls=[1])
     assert b.s.distance("2130", "2030") == 1
     barrage(b)
-    refused(b, "BARRAGE 2132")
-    refused(b, "BARRAGE 2130")
-    refused(b, "BARRAGE 2431")  # empty
+    refused(b, "BARRAGE 2132",
+            because=r"2132 is not a barrage target: an enemy-occupied hex next to a friendly combat unit, not already "
+                    r"barraged by this chit \(2\.5\.1\.1C")
+    refused(b, "BARRAGE 2130",
+            because=r"2130 is not a barrage target: an enemy-occupied hex next to a friendly combat unit, not already "
+                    r"barraged by this chit \(2\.5\.1\.1C")
+    refused(b, "BARRAGE 2431",
+            because=r"2431 is not a barrage target: an enemy-occupied hex next to a friendly combat unit, not already "
+                    r"barraged by this chit \(2\.5\.1\.1C")  # empty
     answer(b, "BARRAGE 2332")
     assert emitted(b, "barrage")[-1]["hex"] == "2332"
 
@@ -70,7 +76,8 @@ def test_2_5_1_1D_the_same_hex_is_not_targeted_twice():
     b = board({"61/162G": "2332", "61/176G": "2533", "109/381": "2432"}, rolls=[1, 1])
     barrage(b, count=2)
     answer(b, "BARRAGE 2332")
-    refused(b, "BARRAGE 2332")
+    refused(b, "BARRAGE 2332",
+            because=r"2332 is not a barrage target: .*not already barraged by this chit \(2\.5\.1\.1C-D\)")
     answer(b, "BARRAGE 2533")
     assert [e["hex"] for e in emitted(b, "barrage")] == ["2332", "2533"]
 
@@ -172,14 +179,14 @@ def test_2_5_1_3A_pinned_units_may_not_move():
     b = pinned_162g()
     start_activation(b, "german", "command", movers=["61/162G", "61/176G"], fighters=["61/162G", "61/176G"])
     settle(b)
-    refused(b, "MOVE 162G TO 2231")
+    refused(b, "MOVE 162G TO 2231", because=r"162G is pinned \(2\.5\.1\.3A\)")
     assert b.hex_of("61/162G") == "2332"
 
 
 def test_2_5_1_3A_pinned_units_may_not_attack():
     b = pinned_162g()
     ready_to_attack(b, "german", ["61/162G", "61/176G"])
-    refused(b, "ATTACK 2432 WITH 162G 176G")
+    refused(b, "ATTACK 2432 WITH 162G 176G", because=r"162G cannot attack now: it is pinned \(2\.5\.1\.3A\)")
     assert emitted(b, "combat") == []
 
 
@@ -285,7 +292,7 @@ def test_2_5_3A_the_target_must_hold_enemy_combat_units():
     """A lone German HQ (2533) next to 381 is no Stavka target (9.0B, ruling N-26)."""
     b = board({"61/162G": "2332", "61/HQ": "2533", "109/381": "2432"}, turn=6, rolls=[5])
     stavka(b)
-    refused(b, "STAVKA 2533")
+    refused(b, "STAVKA 2533", because=r"2533 is not a Stavka target: an enemy-held hex with combat units")
     answer(b, "STAVKA 2332")
     assert emitted(b, "combat")[-1]["target"] == "2332"
 

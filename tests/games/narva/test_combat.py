@@ -74,8 +74,7 @@ def test_2_1_3C_an_odds_condition_on_an_attack_is_refused_under_fog_of_war():
     b = board({"61/162G": "2332", "109/381": "2432", "109/456": "2431"}, rolls=[6])
     assert b.fog
     ready_to_attack(b, "soviet", ["109/381", "109/456"])
-    err = refused(b, "ATTACK 2332 WITH 381 456 MIN 2-1")
-    assert "2.1.3" in str(err)
+    refused(b, "ATTACK 2332 WITH 381 456 MIN 2-1", because=r"cannot be made conditional on its odds \(2\.1\.3C\)")
     assert emitted(b, "combat") == [] and b.hex_of("61/162G") == "2332"
 
 
@@ -181,14 +180,15 @@ def test_9_0A_only_units_adjacent_to_the_target_may_attack_it():
     """381 in 2533 may attack the police in 2432 next to it, not 162G in 2332, two hexes away."""
     b = board({"61/162G": "2332", "IND/30P": "2432", "109/381": "2533"})
     ready_to_attack(b, "soviet", ["109/381"])
-    refused(b, "ATTACK 2332 WITH 381")
+    refused(b, "ATTACK 2332 WITH 381", because=r"381 at 2533 is not next to 2332 \(9\.0A\)")
     assert emitted(b, "combat") == []
 
 
 def test_9_0B_an_empty_hex_cannot_be_attacked():
     b = board({"61/162G": "2332", "109/381": "2432"})
     ready_to_attack(b, "soviet", ["109/381"])
-    refused(b, "ATTACK 2431 WITH 381")
+    refused(b, "ATTACK 2431 WITH 381",
+            because=r"2431 holds no enemy combat units: empty hexes and lone HQs cannot be attacked \(9\.0B\)")
     assert emitted(b, "combat") == []
 
 
@@ -196,7 +196,8 @@ def test_9_0B_a_lone_hq_cannot_be_attacked():
     """381 in 2432 is next to the lone 61st HQ in 2332 and to the police in 2533."""
     b = board({"61/HQ": "2332", "IND/30P": "2533", "109/381": "2432"})
     ready_to_attack(b, "soviet", ["109/381"])
-    refused(b, "ATTACK 2332 WITH 381")
+    refused(b, "ATTACK 2332 WITH 381",
+            because=r"2332 holds no enemy combat units: empty hexes and lone HQs cannot be attacked \(9\.0B\)")
     assert emitted(b, "combat") == []
 
 
@@ -206,7 +207,8 @@ def test_9_2_1B_no_unit_contributes_to_two_attacks():
     b = board({"61/162G": "2332", "IND/30P": "2533", "109/381": "2432", "109/456": "2431"}, rolls=[5])
     attack_order(b, "soviet", ["109/381", "109/456"], "ATTACK 2332 WITH 381")
     assert emitted(b, "combat")[-1]["result"] == "NR"
-    refused(b, "ATTACK 2533 WITH 381")
+    refused(b, "ATTACK 2533 WITH 381",
+            because=r"381 cannot attack now: it already attacked in this activation \(9\.2\.1B\)")
     assert len(emitted(b, "combat")) == 1
 
 

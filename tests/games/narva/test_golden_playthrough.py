@@ -8,7 +8,6 @@ a player sees.  Regenerate after an intended change with UPDATE_GOLDENS=1 and re
 from __future__ import annotations
 
 import itertools
-import os
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from moderator.games.narva.engine import engine
 from moderator.registry import Registry
 from moderator.service.replay import replay_game
 from tests.conftest import flat, make_app, outbox_rows, text_of
+from tests.golden import compare_with_golden
 from tests.mailmaker import player_mail
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -70,12 +70,8 @@ def test_scripted_game_reports_match_the_golden_files(tmp_path, fixed_randomness
     app = make_app(tmp_path, registry=Registry([engine]), orders_address="moderator@referee.test",
                    domain="referee.test")
     reports, game_id = play(app)
-    GOLDEN.mkdir(exist_ok=True)
     for role, text in reports.items():
-        path = GOLDEN / f"{role}.txt"
-        if os.environ.get("UPDATE_GOLDENS") or not path.exists():
-            path.write_text(text)
-        assert text == path.read_text(), f"the {role} reports changed: diff against {path}"
+        compare_with_golden(GOLDEN / f"{role}.txt", text)
     soviet, german = flat(reports["soviet"]), flat(reports["german"])
     # the typo was refused with the line named, and nothing of that message was filed
     assert "23222" in soviet and "Nothing was applied" in soviet

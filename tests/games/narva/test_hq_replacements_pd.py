@@ -11,9 +11,6 @@ The Nederland division is the 4th SS (PD hexes 3330, 3331, 3231, 3132), Nordland
 
 from __future__ import annotations
 
-import pytest
-
-from moderator.core.errors import IllegalOrder
 from moderator.core.frames import new_frame
 from moderator.games.narva.actions import roll_event
 from moderator.games.narva.activation import start_activation
@@ -24,6 +21,7 @@ from moderator.games.narva.retreat import push_retreat
 from moderator.games.narva.sequence import turn_advance
 from tests.games.narva.fight import asked, auto, board, fight, odds, refused, steps_lost, where
 from tests.games.narva.helpers import answer, emitted, settle
+from tests.refusals import refusal
 
 
 def eliminate(b, uid):
@@ -57,7 +55,8 @@ def displaced_61_hq(extra=None):
 def test_11_1_3A_an_hq_left_alone_is_displaced_at_least_five_hexes_away():
     b = displaced_61_hq()
     assert asked(b) == ["displace"]
-    refused(b, "DISPLACE TO 2732")  # 4 hexes away
+    refused(b, "DISPLACE TO 2732",
+            because=r"2732 is not a legal displacement hex \(11\.1\.3: .*at least 5 hexes away")  # 4 hexes away
     answer(b, "DISPLACE TO 2227")  # 5 hexes away, supplied, no EZOC
     assert b.hex_of("61/HQ") == "2227"
     assert b.s.distance("2332", "2227") == 5
@@ -67,13 +66,13 @@ def test_11_1_3A_not_into_an_enemy_zoc():
     """1832 is five hexes away but next to the enemy in 1732."""
     b = displaced_61_hq()
     assert b.s.distance("2332", "1832") == 5 and b.in_enemy_zoc("1832", "german")
-    refused(b, "DISPLACE TO 1832")
+    refused(b, "DISPLACE TO 1832", because=r"1832 is not a legal displacement hex \(11\.1\.3: .*no enemy ZOC")
 
 
 def test_11_1_3A_only_into_a_supplied_hex():
     """0228 is cut off by the enemy in 0429 (see test_supply)."""
     b = displaced_61_hq()
-    refused(b, "DISPLACE TO 0228")
+    refused(b, "DISPLACE TO 0228", because=r"0228 is not a legal displacement hex \(11\.1\.3: supplied")
     assert not b.is_on_map("61/HQ")
 
 
@@ -125,8 +124,8 @@ def test_11_1_4B_an_overrun_needs_the_mp_to_enter_the_hex():
     b = board({"IND/16UR": "2227"})
     assert find_path(b, "IND/16UR", "2226", MoveRules()).minimum_move
     b = board({"IND/16UR": "2227", "61/HQ": "2226"})
-    with pytest.raises(IllegalOrder):
-        find_path(b, "IND/16UR", "2226", MoveRules())
+    refusal(lambda: find_path(b, "IND/16UR", "2226", MoveRules()),
+            because=r"16UR lacks the MP to enter 2226 and overrun the HQ there \(11\.1\.4B\)")
 
 
 # ---------------------------------------------------------------- 11.2 replacements
@@ -157,14 +156,15 @@ def test_11_2C_an_eliminated_one_step_unit_never_returns():
     b = board({"KUST/HOHN": "2332", "KUST/HQ": "2031", "61/162G": "2030"}, reduced=["61/162G"])
     eliminate(b, "KUST/HOHN")
     rebuild(b, rp=1)
-    refused(b, "REBUILD HOHN")
+    refused(b, "REBUILD HOHN",
+            because=r"HOHN cannot be rebuilt now: an eliminated one-step unit never returns \(11\.2C\)")
     assert not b.is_on_map("KUST/HOHN")
 
 
 def test_11_2D_a_mechanized_step_is_never_rebuilt():
     b = board({"FHH/PZG": "2332", "FHH/HQ": "2332", "61/162G": "2030"}, reduced=["FHH/PZG", "61/162G"])
     rebuild(b, rp=1)
-    refused(b, "REBUILD PZG")
+    refused(b, "REBUILD PZG", because=r"PZG cannot be rebuilt now: a mechanized step is never rebuilt \(11\.2D\)")
     assert b.is_reduced("FHH/PZG")
 
 
@@ -175,7 +175,7 @@ def test_11_2_1B_a_returned_unit_is_not_also_restored_in_the_same_turn():
     answer(b, "REBUILD 162G")
     answer(b, "MOVE DONE")  # 11.2.2E: its move comes first
     assert asked(b) == ["rebuild"]
-    refused(b, "REBUILD 162G")
+    refused(b, "REBUILD 162G", because=r"162G cannot be rebuilt now: it returned reduced this turn .*\(11\.2\.1B\)")
     assert b.is_reduced("61/162G") and b.data["rp"] == 1
 
 
@@ -194,7 +194,8 @@ def test_11_2_2B_the_hq_hex_must_be_in_supply():
     b = board({"61/162G": "2332", "61/HQ": "0228", "109/381": "0429", "61/176G": "2030"}, reduced=["61/176G"])
     eliminate(b, "61/162G")
     rebuild(b, rp=1)
-    refused(b, "REBUILD 162G")
+    refused(b, "REBUILD 162G",
+            because=r"162G cannot be rebuilt now: no HQ it may return to is on the map in a supplied hex \(11\.2\.2A-C")
     assert not b.is_on_map("61/162G")
 
 
@@ -222,7 +223,7 @@ def test_11_2_2E_F_a_returned_unit_may_move_at_once_and_may_overstack_until_it_d
 def test_11_2_3A_out_of_supply_units_are_not_rebuilt():
     b = board({"61/162G": "2332", "61/176G": "2030"}, reduced=["61/162G", "61/176G"], supply={"61/162G": "oos"})
     rebuild(b, rp=1)
-    refused(b, "REBUILD 162G")
+    refused(b, "REBUILD 162G", because=r"162G cannot be rebuilt now: it is out of supply or isolated \(11\.2\.3A\)")
     answer(b, "REBUILD 176G")
     assert b.is_reduced("61/162G") and not b.is_reduced("61/176G")
 
@@ -231,7 +232,9 @@ def test_11_2_3B_no_return_to_an_out_of_supply_hq():
     b = board({"61/162G": "2332", "61/HQ": "2031", "61/176G": "2030"}, reduced=["61/176G"], supply={"61/HQ": "oos"})
     eliminate(b, "61/162G")
     rebuild(b, rp=1)
-    refused(b, "REBUILD 162G")
+    refused(b, "REBUILD 162G",
+            because=r"162G cannot be rebuilt now: no HQ it may return to is on the map in a supplied hex "
+                    r"\(.*11\.2\.3B\)")
 
 
 def test_11_2_4B_one_rp_raises_a_pd_marker_two_boxes():
@@ -400,7 +403,7 @@ def test_11_3_5_ruling_n46_a_marker_in_its_start_box_cannot_rise():
     b = board({}, turn=4)
     b.data["pd"].update({"4SS": 0, "11SS": 2})
     end_of_turn(b)
-    refused(b, "IMPROVE 4SS")
+    refused(b, "IMPROVE 4SS", because=r"the 4SS marker is already in its starting box \(ruling N-46\)")
     answer(b, "IMPROVE 11SS")
     assert b.data["pd"] == {"4SS": 0, "11SS": 1}
 

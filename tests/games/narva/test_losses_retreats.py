@@ -83,7 +83,7 @@ def test_9_4_1A_naming_a_weaker_unit_for_the_first_loss_is_refused():
     push_losses(b, "german", ["11SS/23", "11SS/KAUS"], 2, "test")
     settle(b)
     assert asked(b) == ["loss"]
-    refused(b, "LOSS KAUS 23")
+    refused(b, "LOSS KAUS 23", because=r"the first step must come from the strongest unit \(9\.4\.1\)")
     assert steps_lost(b) == []
 
 
@@ -197,7 +197,8 @@ def test_9_5_2B_each_hex_must_be_further_from_the_start_than_the_last():
     b = board({"61/162G": "2332", "109/381": "2432", "109/456": "2431"})
     push_retreat(b, "german", ["61/162G"], "2332", 2, "test")
     settle(b)
-    refused(b, "RETREAT VIA 2232 2231")
+    refused(b, "RETREAT VIA 2232 2231",
+            because=r"2232-2231 is not a retreat path for these units: each hex one further from 2332")
     answer(b, "RETREAT VIA 2232 2133")
     assert b.hex_of("61/162G") == "2133" and steps_lost(b) == []
 
@@ -258,7 +259,8 @@ def test_9_5_3A_a_retreat_into_an_enemy_zoc_is_refused_when_another_way_exists()
     b = board({"61/162G": "2332", "109/381": "2432", "109/456": "2431"})
     push_retreat(b, "german", ["61/162G"], "2332", 1, "test")
     settle(b)
-    refused(b, "RETREAT VIA 2333")
+    refused(b, "RETREAT VIA 2333",
+            because=r"a better retreat exists under the priorities of 9\.5 \(.*fewer enemy zones of control")
     answer(b, "RETREAT VIA 2231")
     assert b.hex_of("61/162G") == "2231" and steps_lost(b) == []
 
@@ -269,7 +271,8 @@ def test_9_5_3B_C_the_fewest_enemy_zoc_hexes_each_costing_a_step():
     b = board({"61/162G": "2332", "109/381": "2432", "109/456": "2231"})
     push_retreat(b, "german", ["61/162G"], "2332", 2, "test")
     settle(b)
-    refused(b, "RETREAT VIA 2232 2132")
+    refused(b, "RETREAT VIA 2232 2132",
+            because=r"a better retreat exists under the priorities of 9\.5 \(.*fewer enemy zones of control")
     answer(b, "RETREAT VIA 2232 2133")
     assert b.hex_of("61/162G") == "2133"
     assert steps_lost(b) == [("61/162G", "reduced")]
@@ -329,7 +332,7 @@ def test_9_5_4A_the_retreat_must_end_in_a_supplied_hex_if_possible():
     b = board({"61/162G": "0329", "109/381": "0429"})
     push_retreat(b, "german", ["61/162G"], "0329", 1, "test")
     settle(b)
-    refused(b, "RETREAT VIA 0228")
+    refused(b, "RETREAT VIA 0228", because=r"a better retreat exists under the priorities of 9\.5 \(.*ending supplied")
     assert b.hex_of("61/162G") == "0329"
 
 
@@ -341,7 +344,7 @@ def test_9_5_4A_among_retreats_into_an_ezoc_a_supplied_end_is_still_required():
     b = board({"61/162G": "0329", "109/381": "0328", "109/456": "0330"})
     push_retreat(b, "german", ["61/162G"], "0329", 1, "test")
     settle(b)
-    refused(b, "RETREAT VIA 0228")
+    refused(b, "RETREAT VIA 0228", because=r"a better retreat exists under the priorities of 9\.5 \(.*ending supplied")
     answer(b, "RETREAT VIA 0229")
     assert b.hex_of("61/162G") == "0229"
     assert steps_lost(b) == [("61/162G", "reduced")]

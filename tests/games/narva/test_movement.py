@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import pytest
 
-from moderator.core.errors import IllegalOrder
 from moderator.games.narva.movement import step_cost
 from tests.games.narva.drive import cannot, moving, path
 from tests.games.narva.helpers import answer, emitted, position
+from tests.refusals import refusal
 
 
 def move(board, side, unit, dest, how=""):
@@ -24,9 +24,10 @@ def move(board, side, unit, dest, how=""):
     return emitted(board, "moved")[-1]
 
 
-def refused(board, side, unit, dest, how=""):
+def refused(board, side, unit, dest, how="", *, because):
+    """One unit's move in an activation of its own, refused for the rule `because` names."""
     moving(board, side, unit)
-    return cannot(board, f"MOVE {unit} TO {dest}{' ' + how if how else ''}")
+    return cannot(board, f"MOVE {unit} TO {dest}{' ' + how if how else ''}", because=because)
 
 
 # ---------------------------------------------------------------- 6.0 / 6.1 how to move
@@ -40,7 +41,8 @@ def test_6_0A_a_unit_moves_as_far_as_its_movement_allowance():
     assert board.hex_of("61/162G") == "2533"
     assert len(moved["path"]) == 5
     assert path(position({"61/162G": "2132"}), "61/162G", "2533").cost == 4
-    refused(position({"61/162G": "2132"}), "german", "61/162G", "2633")
+    refused(position({"61/162G": "2132"}), "german", "61/162G", "2633",
+            because=r"162G cannot reach 2633 from 2132 with 4 MP$")
 
 
 def test_6_0B_a_unit_that_has_moved_cannot_move_again_after_another_unit_moved():
@@ -48,7 +50,7 @@ def test_6_0B_a_unit_that_has_moved_cannot_move_again_after_another_unit_moved()
     moving(board, "soviet", "109/381", "109/456", "109/HQ")
     answer(board, "MOVE 381 TO 2332")
     answer(board, "MOVE 456 TO 2333")
-    cannot(board, "MOVE 381 TO 2432")
+    cannot(board, "MOVE 381 TO 2432", because=r"381 has already moved")
     assert board.hex_of("109/381") == "2332"
 
 
@@ -74,7 +76,9 @@ def test_6_1B_mechanized_units_may_not_enter_swamp_off_road():
     one-hex minimum move of 6.1C."""
     board = position({"61/162G": "2322"})
     assert path(board, "61/162G", "2422").cost == 2
-    refused(position({"FHH/AA": "2322"}), "german", "FHH/AA", "2422")
+    refused(position({"FHH/AA": "2322"}), "german", "FHH/AA", "2422",
+            because=r"AA may not enter 2422: its terrain \(swamp\) is prohibited to mechanized units off road "
+                    r"\(6\.1B, TEC\)")
 
 
 def test_6_1_example_infantry_may_always_move_one_hex_even_at_5_mp():
@@ -94,7 +98,7 @@ def test_6_1_example_infantry_may_always_move_one_hex_even_at_5_mp():
 def test_6_1C_the_minimum_move_is_one_hex_only():
     """The one-hex move of 6.1C is the unit's whole move: from 2722 it cannot go on past 2821."""
     board = position({"109/381": "2722", "FHH/MOK": "2922"}, turn=1)
-    refused(board, "soviet", "109/381", "2820")
+    refused(board, "soviet", "109/381", "2820", because=r"381 cannot reach 2820 from 2722 with 4 MP$")
 
 
 def test_6_1C_without_the_ezoc_the_same_crossing_is_an_ordinary_3_mp_move():
@@ -110,8 +114,8 @@ def test_6_1C_no_minimum_move_from_one_ezoc_to_another():
     """2332 and 2333 are both next to a German unit at 2432: 1 + 2 + 2 = 5 MP for an MA 4 unit, and
     as an EZOC-to-EZOC move it is not a minimum move."""
     board = position({"109/381": "2332", "61/162G": "2432"})
-    err = refused(board, "soviet", "109/381", "2333")
-    assert "6.1C" in str(err)
+    refused(board, "soviet", "109/381", "2333",
+            because=r"2332 to 2333 is enemy ZOC to enemy ZOC: not a minimum move \(6\.1C\)")
 
 
 def test_6_1C_a_minimum_move_may_leave_an_ezoc():
@@ -124,7 +128,9 @@ def test_6_1C_a_minimum_move_may_leave_an_ezoc():
 def test_6_1C_no_minimum_move_into_prohibited_terrain():
     """An unfrozen major river is prohibited terrain: on Turn 9 the 6.1C exception does not help."""
     board = position({"109/381": "2722"}, turn=9)
-    refused(board, "soviet", "109/381", "2821")
+    refused(board, "soviet", "109/381", "2821",
+            because=r"381 cannot cross the river between 2722 and 2821: .*crossed only at a bridge or ferry "
+                    r"\(6\.2\.2\.2A\)")
 
 
 # ---------------------------------------------------------------- 5.1 ZOC effects on movement
@@ -211,7 +217,8 @@ def test_6_2_1C_after_turn_7_the_winter_trail_hexes_are_normal_swamp():
     """Turn 8 (thaw): the same hexes cost 2 each; 1623 is out of reach of an MA 4 unit."""
     board = position({"109/657": "1921"}, turn=8)
     assert path(board, "109/657", "1722").cost == 4
-    refused(position({"109/657": "1921"}, turn=8), "soviet", "109/657", "1623")
+    refused(position({"109/657": "1921"}, turn=8), "soviet", "109/657", "1623",
+            because=r"657 cannot reach 1623 from 1921 with 4 MP$")
 
 
 def test_6_2_1C_a_random_event_prolongs_the_winter_trail_to_turn_8():
@@ -224,8 +231,9 @@ def test_6_2_1C_mechanized_units_use_the_winter_trail_only_while_it_exists():
     """1722 is swamp with no road but the winter trail: a mechanized unit reaches it on Turn 1 (2 MP)
     and may not enter it on Turn 8."""
     assert path(position({"IND/185Tk": "1921"}, turn=1), "IND/185Tk", "1722").cost == 2
-    with pytest.raises(IllegalOrder):
-        path(position({"IND/185Tk": "1921"}, turn=8), "IND/185Tk", "1722")
+    refusal(lambda: path(position({"IND/185Tk": "1921"}, turn=8), "IND/185Tk", "1722"),
+            because=r"185 Tk may not enter 1722: .*prohibited to mechanized units off road.*its winter trail exists "
+                    r"only while frozen \(6\.2\.1C\)")
 
 
 # ---------------------------------------------------------------- 6.2.2 major rivers
@@ -234,7 +242,8 @@ def test_6_2_1C_mechanized_units_use_the_winter_trail_only_while_it_exists():
 def test_6_2_2B_major_rivers_are_frozen_on_turns_1_to_7():
     """2722 -> 2821 across the lower Narva: possible on Turn 7, not on Turn 8."""
     assert path(position({"109/381": "2722"}, turn=7), "109/381", "2821").cost == 3
-    refused(position({"109/381": "2722"}, turn=8), "soviet", "109/381", "2821")
+    refused(position({"109/381": "2722"}, turn=8), "soviet", "109/381", "2821",
+            because=r"381 cannot cross the river between 2722 and 2821: the river is not frozen now \(6\.2\.2B\)")
 
 
 def test_6_2_2B_a_random_event_may_prolong_the_freeze_to_turn_8():
@@ -248,7 +257,8 @@ def test_6_2_2C_the_narva_above_krivasoo_is_never_frozen():
     Turn 1 (ruling N-18: the upper course)."""
     board = position({"122/147": "1103"}, turn=1)
     assert board.frozen
-    refused(board, "soviet", "122/147", "1002")
+    refused(board, "soviet", "122/147", "1002",
+            because=r"147 cannot cross the river between 1103 and 1002: this stretch never freezes \(6\.2\.2C\)")
 
 
 def test_6_2_2_1A_infantry_crosses_a_frozen_major_river_for_one_more_mp():
@@ -263,12 +273,16 @@ def test_6_2_2_1C_mechanized_units_may_not_cross_a_frozen_major_river():
     assert step_cost(board, "FHH/PZG", "2722", "2721") is None
     infantry = position({"61/162G": "2722"}, turn=1)
     assert step_cost(infantry, "61/162G", "2722", "2721") == 3
-    refused(board, "german", "FHH/PZG", "2721")
+    refused(board, "german", "FHH/PZG", "2721",
+            because=r"PZG cannot cross the river between 2722 and 2721: mechanized units may not cross a frozen major "
+                    r"river \(6\.2\.2\.1C\)")
 
 
 def test_6_2_2_2A_an_unfrozen_major_river_cannot_be_crossed_without_a_bridge():
     """Turn 9: 2508 -> 2608 across the Plyussa is prohibited."""
-    refused(position({"122/320": "2508"}, turn=9), "soviet", "122/320", "2608")
+    refused(position({"122/320": "2508"}, turn=9), "soviet", "122/320", "2608",
+            because=r"320 cannot cross the river between 2508 and 2608: .*an unfrozen major river is crossed only at "
+                    r"a bridge or ferry \(6\.2\.2\.2A\)")
 
 
 def test_6_2_2_2A_bridges_cross_unfrozen_major_rivers():
@@ -302,17 +316,18 @@ def test_6_2_2_2B_example_one_infantry_per_ferry_per_activation():
         answer(board, f"MOVE {first} TO {other_bank}")
         assert board.hex_of(f"124/{first}") == other_bank
         assert "ferry" in emitted(board, "moved")[-1]["how"]
-        err = cannot(board, f"MOVE {second} TO {other_bank}")
-        assert "ferry" in str(err)
+        cannot(board, f"MOVE {second} TO {other_bank}",
+               because=r"the ferry \d{4}-\d{4} has already carried a unit this activation \(6\.2\.2\.2B\)")
         assert board.hex_of(f"124/{second}") != other_bank
 
 
 def test_6_2_2_2B_a_ferry_crossing_uses_all_the_units_mp():
     """The crossing is the whole move: 77 cannot cross at 1104/1004 and go on to 1005 by road."""
     board = ferry_board()
-    err = cannot(board, "MOVE 77 TO 1005")
+    cannot(board, "MOVE 77 TO 1005",
+           because=r"77 cannot reach 1005 from 1104 with 4 MP; crossing the ferry 1004-1104 takes all its MP and "
+                   r"ends its move in 1004 \(6\.2\.2\.2B\)")
     assert board.hex_of("124/77") == "1104"
-    assert err
 
 
 def test_6_2_2_2B_a_ferry_crossing_may_end_in_an_ezoc():
@@ -333,7 +348,9 @@ def test_6_2_2_2B_the_ferry_is_available_again_in_the_next_activation():
 
 
 def test_6_2_2_2D_mechanized_units_may_not_use_a_ferry():
-    refused(position({"IND/185Tk": "1104"}, turn=9), "soviet", "IND/185Tk", "1004")
+    refused(position({"IND/185Tk": "1104"}, turn=9), "soviet", "IND/185Tk", "1004",
+            because=r"185 Tk cannot cross the river between 1104 and 1004: mechanized units may not use a ferry "
+                    r"\(6\.2\.2\.2D\)")
 
 
 # ---------------------------------------------------------------- 6.2.3 minor rivers
@@ -350,13 +367,15 @@ def test_6_2_3_minor_rivers_cost_the_same_frozen_or_thawed(turn):
 
 
 def test_6_3A_no_move_into_the_sea_or_a_lake():
-    refused(position({"61/162G": "0433"}), "german", "61/162G", "0434")  # the Gulf of Finland
-    refused(position({"122/147": "0102"}), "soviet", "122/147", "0101")  # Lake Peipus
+    refused(position({"61/162G": "0433"}), "german", "61/162G", "0434",
+            because=r"0434 is water \(6\.3A\)")  # the Gulf of Finland
+    refused(position({"122/147": "0102"}), "soviet", "122/147", "0101",
+            because=r"0101 is water \(6\.3A\)")  # Lake Peipus
 
 
 def test_6_3B_units_may_not_enter_enemy_occupied_hexes():
     board = position({"109/381": "2332", "61/162G": "2432"})
-    refused(board, "soviet", "109/381", "2432")
+    refused(board, "soviet", "109/381", "2432", because=r"2432 holds enemy units \(6\.3B\)")
 
 
 def test_6_3B_a_combat_unit_overruns_a_lone_enemy_hq_by_entering_its_hex():
@@ -370,7 +389,7 @@ def test_6_3B_a_combat_unit_overruns_a_lone_enemy_hq_by_entering_its_hex():
 
 def test_6_3B_an_hq_cannot_overrun_an_hq():
     board = position({"109/HQ": "2231", "FHH/HQ": "2332"})
-    refused(board, "soviet", "109/HQ", "2332")
+    refused(board, "soviet", "109/HQ", "2332", because=r"2332 holds enemy units \(6\.3B\)")
 
 
 def test_6_3C_only_the_4th_and_11th_ss_may_enter_prepared_defence_hexes():
@@ -380,8 +399,10 @@ def test_6_3C_only_the_4th_and_11th_ss_may_enter_prepared_defence_hexes():
         board = position({unit: "3128"})
         move(board, "german", unit, "3127")
         assert board.hex_of(unit) == "3127"
-    refused(position({"20SS/1/46": "3128"}), "german", "20SS/1/46", "3127")
-    refused(position({"FHH/MOK": "3126"}), "german", "FHH/MOK", "3127")
+    refused(position({"20SS/1/46": "3128"}), "german", "20SS/1/46", "3127",
+            because=r"1/46 may not enter 3127: only the 4th and 11th SS may enter Prepared Defence hexes \(6\.3C")
+    refused(position({"FHH/MOK": "3126"}), "german", "FHH/MOK", "3127",
+            because=r"MOK may not enter 3127: only the 4th and 11th SS may enter Prepared Defence hexes \(6\.3C")
 
 
 def test_6_3D_only_ss_units_may_enter_narva():
@@ -389,7 +410,9 @@ def test_6_3D_only_ss_units_may_enter_narva():
     board = position({"20SS/1/46": "2929"})
     move(board, "german", "20SS/1/46", "3029")
     assert board.hex_of("20SS/1/46") == "3029"
-    refused(position({"FHH/MOK": "2929"}), "german", "FHH/MOK", "3029")
+    refused(position({"FHH/MOK": "2929"}), "german", "FHH/MOK", "3029",
+            because=r"MOK may not enter 3029: only SS units may enter Narva and the enclave behind the Prepared "
+                    r"Defences \(6\.3D\)")
 
 
 def test_6_3D_only_ss_units_may_enter_the_enclave_across_the_river():
@@ -398,19 +421,25 @@ def test_6_3D_only_ss_units_may_enter_the_enclave_across_the_river():
     board = position({"20SS/1/46": "3027"}, turn=1)
     move(board, "german", "20SS/1/46", "3128")
     assert board.hex_of("20SS/1/46") == "3128"
-    refused(position({"FHH/MOK": "3027"}, turn=1), "german", "FHH/MOK", "3128")
+    refused(position({"FHH/MOK": "3027"}, turn=1), "german", "FHH/MOK", "3128",
+            because=r"MOK may not enter 3128: only SS units may enter Narva and the enclave behind the Prepared "
+                    r"Defences \(6\.3D\)")
 
 
 def test_6_3D_the_kust_hq_is_not_ss_and_may_not_enter_narva():
     """Ruling N-17 (an HQ counts as a unit of its formation) with N-13 (KUST is not SS)."""
-    refused(position({"KUST/HQ": "2929"}), "german", "KUST/HQ", "3029")
+    refused(position({"KUST/HQ": "2929"}), "german", "KUST/HQ", "3029",
+            because=r"KUST HQ may not enter 3029: only SS units may enter Narva and the enclave behind the Prepared "
+                    r"Defences \(6\.3D\)")
 
 
 def test_6_3E_the_20th_ss_helps_in_narva_and_the_enclave_but_not_in_the_pd_hexes():
     board = position({"20SS/1/46": "3028"}, turn=1)
     move(board, "german", "20SS/1/46", "3129")  # enclave village, not PD
     assert board.hex_of("20SS/1/46") == "3129"
-    refused(position({"20SS/1/46": "3228"}, turn=1), "german", "20SS/1/46", "3329")  # 11SS PD
+    refused(position({"20SS/1/46": "3228"}, turn=1), "german", "20SS/1/46", "3329",
+            because=r"1/46 may not enter 3329: only the 4th and 11th SS may enter Prepared Defence hexes "
+                    r"\(6\.3C")  # 11SS PD
 
 
 def test_6_3_soviet_units_may_enter_pd_hexes_and_narva():
@@ -433,34 +462,42 @@ def test_6_4_1A_strategic_movement_along_the_rollbahn_costs_a_quarter():
     moved = move(board, "german", "61/162G", "1730", "STRATEGIC")
     assert board.hex_of("61/162G") == "1730"
     assert len(moved["path"]) == 17
-    refused(position({"61/162G": "0131"}), "german", "61/162G", "1730")
-    refused(position({"61/162G": "0131"}), "german", "61/162G", "1830", "STRATEGIC")
+    refused(position({"61/162G": "0131"}), "german", "61/162G", "1730",
+            because=r"162G cannot reach 1730 from 0131 with 4 MP$")
+    refused(position({"61/162G": "0131"}), "german", "61/162G", "1830", "STRATEGIC",
+            because=r"162G cannot reach 1830 from 0131 with 4 MP by road \(strategic movement, 6\.4")
 
 
 def test_6_4_1A_strategic_movement_must_start_on_a_road():
-    refused(position({"61/162G": "0231"}), "german", "61/162G", "0430", "STRATEGIC")
+    refused(position({"61/162G": "0231"}), "german", "61/162G", "0430", "STRATEGIC",
+            because=r"strategic movement must start on a road hex; 0231 has none usable \(6\.4\.1\)")
 
 
 def test_6_4_1A_strategic_movement_stays_on_the_road_for_the_whole_move():
     """0331 -> 0332 leaves the rollbahn: not a strategic move (the normal move is 1 MP)."""
-    refused(position({"61/162G": "0331"}), "german", "61/162G", "0332", "STRATEGIC")
+    refused(position({"61/162G": "0331"}), "german", "61/162G", "0332", "STRATEGIC",
+            because=r"162G cannot reach 0332 from 0331 with 4 MP by road \(strategic movement, 6\.4: along roads")
     assert path(position({"61/162G": "0331"}), "61/162G", "0332").cost == 1
 
 
 def test_6_4_1B_trails_may_not_be_used_for_strategic_movement():
     """2125 -> 2126 -> 2127 along a trail: fine as a normal move (2 MP), not strategically."""
     assert path(position({"61/162G": "2125"}), "61/162G", "2127").cost == 2
-    refused(position({"61/162G": "2125"}), "german", "61/162G", "2127", "STRATEGIC")
+    refused(position({"61/162G": "2125"}), "german", "61/162G", "2127", "STRATEGIC",
+            because=r"strategic movement must start on a road hex; 2125 has none usable \(6\.4\.1\)")
 
 
 def test_6_4_1B_the_winter_trail_may_not_be_used_for_strategic_movement():
     """Ruling N-36: the winter trail is a trail."""
-    refused(position({"109/657": "1921"}, turn=1), "soviet", "109/657", "1722", "STRATEGIC")
+    refused(position({"109/657": "1921"}, turn=1), "soviet", "109/657", "1722", "STRATEGIC",
+            because=r"657 cannot reach 1722 from 1921 with 4 MP by road \(strategic movement, 6\.4: along roads other "
+                    r"than trails")
 
 
 def test_6_4_2A_strategic_movement_may_not_start_in_an_ezoc():
     board = position({"61/162G": "0131", "109/381": "0231"})
-    refused(board, "german", "61/162G", "0430", "STRATEGIC")
+    refused(board, "german", "61/162G", "0430", "STRATEGIC",
+            because=r"162G starts in an enemy zone of control: no strategic move \(6\.4\.2A\)")
 
 
 def test_6_4_2A_strategic_movement_may_not_enter_an_ezoc():
@@ -469,15 +506,21 @@ def test_6_4_2A_strategic_movement_may_not_enter_an_ezoc():
     board = position({"61/162G": "0131", "109/381": "0732"})
     move(board, "german", "61/162G", "0630", "STRATEGIC")
     assert board.hex_of("61/162G") == "0630"
-    refused(position({"61/162G": "0131", "109/381": "0732"}), "german", "61/162G", "0731", "STRATEGIC")
-    refused(position({"61/162G": "0131", "109/381": "0732"}), "german", "61/162G", "1730", "STRATEGIC")
+    refused(position({"61/162G": "0131", "109/381": "0732"}), "german", "61/162G", "0731", "STRATEGIC",
+            because=r"162G cannot reach 0731 from 0131 with 4 MP by road \(strategic movement, 6\.4: .*never into an "
+                    r"enemy zone of control")
+    refused(position({"61/162G": "0131", "109/381": "0732"}), "german", "61/162G", "1730", "STRATEGIC",
+            because=r"162G cannot reach 1730 from 0131 with 4 MP by road \(strategic movement, 6\.4: .*never into an "
+                    r"enemy zone of control")
 
 
 def test_6_4_2B_strategic_movement_may_not_pass_a_full_hex():
     """0531 holds two German combat units: a strategic move along the rollbahn may not pass through
     it; a normal move may (7.1C: stacking counts where a move ends)."""
     full = {"61/162G": "0131", "61/176G": "0531", "61/161Pio": "0531"}
-    refused(position(full), "german", "61/162G", "1730", "STRATEGIC")
+    refused(position(full), "german", "61/162G", "1730", "STRATEGIC",
+            because=r"162G cannot reach 1730 from 0131 with 4 MP by road \(strategic movement, 6\.4: .*nor through a "
+                    r"full hex")
     board = position(full)
     move(board, "german", "61/162G", "0831")
     assert board.hex_of("61/162G") == "0831"
@@ -485,7 +528,9 @@ def test_6_4_2B_strategic_movement_may_not_pass_a_full_hex():
 
 def test_6_4_2B_an_hq_may_not_pass_another_hq_strategically():
     units = {"61/HQ": "0131", "FHH/HQ": "0531"}
-    refused(position(units), "german", "61/HQ", "1430", "STRATEGIC")
+    refused(position(units), "german", "61/HQ", "1430", "STRATEGIC",
+            because=r"61 HQ cannot reach 1430 from 0131 with 6 MP by road \(strategic movement, 6\.4: .*nor through a "
+                    r"full hex")
     board = position(units)
     move(board, "german", "61/HQ", "0831")  # a normal move may pass it
     assert board.hex_of("61/HQ") == "0831"
@@ -513,12 +558,12 @@ def rail(units, unit, dest, side="german", turn=1):
 def test_6_5A_rail_movement_uses_major_railways_only():
     """1828 -> 1929 is the minor railway towards Merekula: units never move along minor railways."""
     board, order = rail({"61/162G": "1828"}, "61/162G", "1929")
-    cannot(board, order)
+    cannot(board, order, because=r"1929 cannot be reached by rail from 1828 \(6\.5\)")
 
 
 def test_6_5A_rail_movement_may_not_start_in_an_ezoc():
     board, order = rail({"61/162G": "0131", "109/381": "0231"}, "61/162G", "1030")
-    cannot(board, order)
+    cannot(board, order, because=r"162G is in an enemy zone of control: no rail move \(6\.5A\)")
 
 
 def test_6_5B_rail_movement_stops_on_entering_an_ezoc():
@@ -528,14 +573,14 @@ def test_6_5B_rail_movement_stops_on_entering_an_ezoc():
     answer(board, order)
     assert board.hex_of("61/162G") == "1030"
     board, order = rail({"61/162G": "0131", "109/381": "1129"}, "61/162G", "1928")
-    cannot(board, order)
+    cannot(board, order, because=r"1928 cannot be reached by rail from 0131 \(6\.5\)")
 
 
 def test_6_5B_an_enemy_unit_without_a_zoc_blocks_the_line():
     """A lone Soviet HQ (no ZOC) on the railway at 1428 blocks the line to 1928."""
     board, order = rail({"61/162G": "0131", "109/HQ": "1428"}, "61/162G", "1928")
     assert not board.in_enemy_zoc("1329", "german")
-    cannot(board, order)
+    cannot(board, order, because=r"1928 cannot be reached by rail from 0131 \(6\.5\)")
     board, order = rail({"61/162G": "0131", "109/HQ": "1428"}, "61/162G", "1329")
     answer(board, order)
     assert board.hex_of("61/162G") == "1329"
@@ -545,7 +590,7 @@ def test_6_5B_the_german_line_from_a_is_cut():
     """The map shows the line cut between 1928 and 2028 (6.5B)."""
     assert board_side_cut("1928", "2028")
     board, order = rail({"61/162G": "0131"}, "61/162G", "2028")
-    cannot(board, order)
+    cannot(board, order, because=r"2028 cannot be reached by rail from 0131 \(6\.5\)")
 
 
 def board_side_cut(a, b):
@@ -556,19 +601,19 @@ def test_6_5C_rail_movement_may_not_be_combined_with_other_movement():
     """0332 is a clear hex one step off the railway at 0330: no rail move ends there, and after a
     rail move the unit has moved."""
     board, order = rail({"61/162G": "0131"}, "61/162G", "0332")
-    cannot(board, order)
+    cannot(board, order, because=r"0332 cannot be reached by rail from 0131 \(6\.5\)")
     board = position({"61/162G": "0131", "61/HQ": "0230"})
     moving(board, "german", "61/162G", "61/HQ", mode="reinforce")
     answer(board, "MOVE 162G TO 0730 RAIL")
-    cannot(board, "MOVE 162G TO 0731")
+    cannot(board, "MOVE 162G TO 0731", because=r"162G has already moved")
     assert board.hex_of("61/162G") == "0730"
 
 
 def test_6_5D_only_reinforcements_may_move_by_rail():
     board = position({"61/162G": "0131"})
     moving(board, "german", "61/162G")
-    err = cannot(board, "MOVE 162G TO 1928 RAIL")
-    assert "6.5D" in str(err)
+    cannot(board, "MOVE 162G TO 1928 RAIL",
+           because=r"only reinforcements may move by rail, on the turn they arrive \(6\.5D\)")
 
 
 def test_6_5A_soviet_reinforcements_use_the_railway_from_entry_d():
@@ -588,7 +633,8 @@ def test_10_3_2_an_isolated_units_ma_is_halved_exactly():
     assert board.s.unit("61/61F").full.movement == 5
     assert board.movement_allowance("61/61F") == 2.5
     assert move(board, "german", "61/61F", "0630")["path"][-1] == "0630"
-    refused(position({"61/61F": "0131"}, supply={"61/61F": "isolated"}), "german", "61/61F", "0731")
+    refused(position({"61/61F": "0131"}, supply={"61/61F": "isolated"}), "german", "61/61F", "0731",
+            because=r"61F cannot reach 0731 from 0131 with 2\.5 MP$")
 
 
 def test_10_3_1B_out_of_supply_units_keep_their_full_ma():
@@ -622,7 +668,8 @@ def test_6_3B_11_1_4B_an_overrun_needs_the_mp_to_enter_the_hex():
     board = position({"109/381": "2722"}, supply={"109/381": "isolated"}, turn=1)
     assert move(board, "soviet", "109/381", "2821")["path"] == ["2722", "2821"]
     board = position({"109/381": "2722", "FHH/HQ": "2821"}, supply={"109/381": "isolated"}, turn=1)
-    refused(board, "soviet", "109/381", "2821")
+    refused(board, "soviet", "109/381", "2821",
+            because=r"381 lacks the MP to enter 2821 and overrun the HQ there \(11\.1\.4B\)")
     assert board.hex_of("FHH/HQ") == "2821" and not emitted(board, "overrun")
 
 

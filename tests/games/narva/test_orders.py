@@ -27,7 +27,8 @@ def test_every_help_example_parses_for_one_side_and_renders_back(spec):
     assert GRAMMAR.parse(GRAMMAR.render(order), engine.lexicon(STATE, role), kinds=[spec.kind]) == order
 
 def test_a_player_cannot_name_the_other_side_s_units():
-    with pytest.raises(ParseError):
+    assert GRAMMAR.parse("MOVE 109/381 TO 2223", engine.lexicon(STATE, "soviet"), kinds=["move"])
+    with pytest.raises(ParseError, match=r"found '109/381'"):  # the parse fails at the Soviet unit's name
         GRAMMAR.parse("MOVE 109/381 TO 2223", engine.lexicon(STATE, "german"), kinds=["move"])
 
 
@@ -48,5 +49,5 @@ def test_conditions_see_only_the_view_and_refuse_hidden_heights():
     assert engine.condition("ENEMY", view, ask, ("2022",)) and engine.condition("FRIENDLY", view, ask, ("2122",))
     assert engine.condition("EMPTY", view, ask, ("2222",))
     hidden = dict(view, hexes={h: dict(s, height=None) for h, s in view["hexes"].items()})
-    with pytest.raises(ParseError):
+    with pytest.raises(ParseError, match=r"stack heights are hidden in this game \(option fog_stack_height\)"):
         engine.condition("ENEMY_HEIGHT", hidden, ask, ("2022", "2"))

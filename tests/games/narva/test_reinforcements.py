@@ -109,7 +109,8 @@ def test_8_3A_reinforcements_are_not_placed_on_enemy_units():
     reinforcement_phase(board)
     answer(board, "REROUTE NONE")
     assert asked(board) == ["place"]
-    cannot(board, "PLACE 220G AT 0131")
+    cannot(board, "PLACE 220G AT 0131",
+           because=r"0131 is not a legal place for 220G \(5\.3, 8\.3: never on enemy units")
 
 
 def test_8_3B_a_blocked_entry_lets_units_arrive_within_ten_hexes_along_the_same_edge():
@@ -120,8 +121,10 @@ def test_8_3B_a_blocked_entry_lets_units_arrive_within_ten_hexes_along_the_same_
     reinforcement_phase(board)
     answer(board, "REROUTE NONE")
     assert board.s.distance("0131", "0121") == 10 and board.s.distance("0131", "0120") == 11
-    cannot(board, "PLACE 220G AT 0120")
-    cannot(board, "PLACE 220G AT 0330")
+    cannot(board, "PLACE 220G AT 0120",
+           because=r"0120 is not a legal place for 220G \(5\.3, 8\.3: .*within ten of it along the same map edge")
+    cannot(board, "PLACE 220G AT 0330",
+           because=r"0330 is not a legal place for 220G \(5\.3, 8\.3: .*within ten of it along the same map edge")
     answer(board, "PLACE 220G AT 0121")
     assert board.hex_of("58/220G") == "0121"
 
@@ -177,8 +180,7 @@ def test_8_4_example_a_rerouted_division_enters_a_turn_later_and_only_once():
     arrive(board, "214/355G", 5, "A")  # somebody else due now, so that Germany is asked
     reinforcement_phase(board)
     assert asked(board) == ["reroute"]
-    err = cannot(board, "REROUTE 11/2G TO C")
-    assert "8.4B" in str(err)
+    cannot(board, "REROUTE 11/2G TO C", because=r"2G was rerouted already and must enter now \(8\.4B\)")
     answer(board, "REROUTE NONE")
     assert {u: h for u, h in placed(board).items() if u.startswith("11/")} == {u: "0131" for u in eleventh}
 
@@ -187,7 +189,8 @@ def test_8_4A_a_reroute_goes_to_another_entry_point():
     board = position({}, turn=4)
     arrive(board, "11/2G", 4, "B")
     reinforcement_phase(board)
-    cannot(board, "REROUTE 11/2G TO B")
+    cannot(board, "REROUTE 11/2G TO B",
+           because=r"2G already enters at B: a reroute goes to another entry point \(8\.4A\)")
 
 
 def test_8_4_the_soviets_do_not_reroute():
@@ -220,7 +223,8 @@ def test_8_6A_the_260th_lands_in_either_merekula_hex_on_turn_2_or_later():
     for turn, hex_id in ((2, "2033"), (6, "2134")):
         board = landing({}, turn=turn, rolls=[1])
         assert asked(board) == ["land"]
-        cannot(board, "LAND AT 1933")  # a coastal hex, while Merekula is free
+        cannot(board, "LAND AT 1933",
+               because=r"1933 is not a landing hex \(8\.6A\)")  # a coastal hex, while Merekula is free
         answer(board, f"LAND AT {hex_id}")
         answer(board, "COASTAL NONE")
         assert board.hex_of("IND/260") == hex_id
@@ -237,15 +241,15 @@ def test_8_6A_if_both_merekula_hexes_hold_enemy_combat_units_it_lands_on_the_coa
     """Both Merekula hexes German-held: 1933 is free and may be used; 2234 holds a German unit (no
     combat units allowed there)."""
     board = landing({"KUST/HOHN": "2033", "KUST/SCHN": "2134", "KUST/31P": "2234"}, rolls=[1])
-    cannot(board, "LAND AT 2033")
-    cannot(board, "LAND AT 2234")
+    cannot(board, "LAND AT 2033", because=r"2033 is not a landing hex \(8\.6A\)")
+    cannot(board, "LAND AT 2234", because=r"2234 is not a landing hex \(8\.6A\)")
     answer(board, "LAND AT 1933")
     assert board.hex_of("IND/260") == "1933"
 
 
 def test_8_6A_one_free_merekula_hex_rules_out_the_coastal_hexes():
     board = landing({"KUST/HOHN": "2033"}, rolls=[1])
-    cannot(board, "LAND AT 1933")
+    cannot(board, "LAND AT 1933", because=r"1933 is not a landing hex \(8\.6A\)")
     answer(board, "LAND AT 2134")
     assert board.hex_of("IND/260") == "2134"
 

@@ -11,12 +11,10 @@ rollbahn_a_to_narva).  3029 is Narva, 3130 Ivangorod in the enclave.
 
 from __future__ import annotations
 
-import pytest
-
-from moderator.core.errors import IllegalOrder
 from moderator.games.narva.movement import MoveRules, find_path
 from moderator.games.narva.supply import supplied_hexes, supply_phase
 from tests.games.narva.fight import board, odds
+from tests.refusals import refusal
 
 CUT_OFF = {"61/162G": "0228", "109/381": "0429"}
 
@@ -219,8 +217,8 @@ def test_10_3_1B_out_of_supply_units_keep_their_full_movement_allowance():
 def test_10_3_2_isolation_halves_the_movement_allowance():
     b = board({"61/162G": "2332"}, supply={"61/162G": "isolated"})
     assert b.movement_allowance("61/162G") == 2
-    with pytest.raises(IllegalOrder):
-        find_path(b, "61/162G", "2032", MoveRules())
+    refusal(lambda: find_path(b, "61/162G", "2032", MoveRules()),
+            because=r"162G cannot reach 2032 from 2332 with 2 MP$")
 
 
 def test_10_3_2_isolation_halves_attack_and_defence():

@@ -107,7 +107,8 @@ def test_5_3A_reinforcements_are_not_placed_in_an_ezoc():
     reinforcement_phase(board)
     answer(board, "REROUTE NONE")
     assert asked(board) == ["place"]
-    cannot(board, "PLACE 220G AT 0131")
+    cannot(board, "PLACE 220G AT 0131",
+           because=r"0131 is not a legal place for 220G \(5\.3, 8\.3: .*nor in an enemy zone of control")
 
 
 def test_5_3B_friendly_units_do_not_negate_ezocs_for_placement():
@@ -115,7 +116,9 @@ def test_5_3B_friendly_units_do_not_negate_ezocs_for_placement():
     arrive(board, "58/220G", 2, "A")
     reinforcement_phase(board)
     answer(board, "REROUTE NONE")
-    cannot(board, "PLACE 220G AT 0131")
+    cannot(board, "PLACE 220G AT 0131",
+           because=r"0131 is not a legal place for 220G \(5\.3, 8\.3: .*nor in an enemy zone of control, friendly "
+                   r"units there or not")
     answer(board, "PLACE 220G AT 0129")
     assert board.hex_of("58/220G") == "0129"
 
@@ -126,15 +129,31 @@ def test_5_3B_friendly_units_do_not_negate_ezocs_for_placement():
 def test_7_1B_two_combat_units_per_hex():
     board = position({"109/381": "2332", "109/456": "2332", "109/602": "2331"})
     moving(board, "soviet", "109/602")
-    err = cannot(board, "MOVE 602 TO 2332")
-    assert "7.1" in str(err) or "reach" in str(err)
+    cannot(board, "MOVE 602 TO 2332", because=r"2332 would be overstacked \(7\.1\)")
     assert board.hex_of("109/602") == "2331"
+
+
+def test_7_1B_a_move_of_several_hexes_into_a_full_hex_is_refused_for_stacking():
+    """Issue 12: 602 at 1932 reaches 2332 with exactly its 4 MP (four clear hexes), but 2332 already
+    holds two combat units, so the refusal names stacking (7.1), not the unit's MP."""
+    assert path(position({"109/602": "1932"}), "109/602", "2332").cost == 4
+    board = position({"109/381": "2332", "109/456": "2332", "109/602": "1932"})
+    moving(board, "soviet", "109/602")
+    cannot(board, "MOVE 602 TO 2332", because=r"2332 would be overstacked \(7\.1\)")
+    assert board.hex_of("109/602") == "1932"
+
+
+def test_7_1B_a_full_hex_out_of_reach_is_refused_for_the_mp():
+    """From 1832, 2332 is more than 4 MP away: the refusal says so, even though 2332 is also full."""
+    board = position({"109/381": "2332", "109/456": "2332", "109/602": "1832"})
+    moving(board, "soviet", "109/602")
+    cannot(board, "MOVE 602 TO 2332", because=r"^602 cannot reach 2332 from 1832 with 4 MP$")
 
 
 def test_7_1B_reduced_units_count_the_same():
     board = position({"109/381": "2332", "109/456": "2332", "109/602": "2331"}, reduced=["109/381", "109/456"])
     moving(board, "soviet", "109/602")
-    cannot(board, "MOVE 602 TO 2332")
+    cannot(board, "MOVE 602 TO 2332", because=r"2332 would be overstacked \(7\.1\)")
 
 
 def test_7_1B_an_hq_stacks_with_two_combat_units():
@@ -147,7 +166,7 @@ def test_7_1B_an_hq_stacks_with_two_combat_units():
 def test_7_1B_one_hq_per_hex():
     board = position({"109/HQ": "2332", "43/HQ": "2331"})
     moving(board, "soviet", "43/HQ")
-    cannot(board, "MOVE 43/HQ TO 2332")
+    cannot(board, "MOVE 43/HQ TO 2332", because=r"2332 would be overstacked \(7\.1\)")
 
 
 def test_7_1B_a_soviet_assault_gun_stacks_on_top_of_two_combat_units_and_an_hq():

@@ -20,6 +20,7 @@ from moderator.games.vmt import sequence
 from moderator.games.vmt.board import Board
 from moderator.games.vmt.engine import engine, scenario_named
 from moderator.games.vmt.frames import new_frame
+from tests.refusals import refusal
 
 
 class ScriptedRng(Rng):
@@ -205,29 +206,25 @@ class Position:
                 self.state, events = engine.apply(self.state, decision.role, answer, rng or ScriptedRng())
             self.events += events
 
-    def illegal(self, side: str, text: str) -> str:
-        """The message of the IllegalOrder the order raises (the state stays as it was)."""
+    def illegal(self, side: str, text: str, *, because: str) -> str:
+        """The message of the IllegalOrder the order raises, which must match `because` (a regex naming
+        the rule, see tests/refusals.py); the state stays as it was."""
         before = repr(self.state)
-        try:
-            self.order(side, text)
-        except IllegalOrder as error:
-            assert repr(self.state) == before
-            return error.explain()
-        raise AssertionError(f"'{text}' was accepted")
+        error = refusal(lambda: self.order(side, text), because)
+        assert repr(self.state) == before
+        return error.explain()
 
-    def refused(self, side: str, text: str) -> str:
+    def refused(self, side: str, text: str, *, because: str) -> str:
         """The message of the error an order raises when applied as it stands, without answering
-        pending questions by standing defaults first (e.g. a card played while a move is asked)."""
+        pending questions by standing defaults first (e.g. a card played while a move is asked); it
+        must match `because`."""
         before = repr(self.state)
         lexicon = engine.lexicon(self.state, side)
         decisions = self.pending(side)
         order = engine.grammar.parse(text, lexicon, kinds=[d.kind for d in decisions] or None)
-        try:
-            engine.apply(self.state, side, order, ScriptedRng())
-        except IllegalOrder as error:
-            assert repr(self.state) == before
-            return error.explain()
-        raise AssertionError(f"'{text}' was accepted")
+        error = refusal(lambda: engine.apply(self.state, side, order, ScriptedRng()), because)
+        assert repr(self.state) == before
+        return error.explain()
 
     # ---------------------------------------------------------------- looking
 

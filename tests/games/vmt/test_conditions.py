@@ -41,5 +41,5 @@ def test_turn_control_and_hold():
     assert evaluate("TURN", view(), decision(), ("3",)) and not evaluate("TURN", view(), decision(), ("4",))
     assert evaluate("CONTROL", view(), decision(), ("A08",)) and not evaluate("CONTROL", view(), decision(), ("C01",))
     assert evaluate("HOLD", view(), decision(), ("MORTARS",)) and not evaluate("HOLD", view(), decision(), ("GOLIATH",))
-    with pytest.raises(IllegalOrder):
+    with pytest.raises(IllegalOrder, match=r"TURN needs a number, e\.g\. 'TURN 3'"):
         evaluate("TURN", view(), decision(), ())

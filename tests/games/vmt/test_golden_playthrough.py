@@ -6,7 +6,6 @@ player sees.  Regenerate after an intended change with UPDATE_GOLDENS=1 and read
 from __future__ import annotations
 
 import itertools
-import os
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ from moderator.games.vmt.engine import engine
 from moderator.registry import Registry
 from moderator.service.replay import replay_game
 from tests.conftest import make_app, outbox_rows, text_of
+from tests.golden import compare_with_golden
 from tests.mailmaker import player_mail
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -61,12 +61,8 @@ def test_scripted_game_reports_match_the_golden_files(tmp_path, fixed_randomness
     app = make_app(tmp_path, registry=Registry([engine]), orders_address="moderator@referee.test",
                    domain="referee.test")
     reports, game_id = play(app)
-    GOLDEN.mkdir(exist_ok=True)
     for role, text in reports.items():
-        path = GOLDEN / f"{role}.txt"
-        if os.environ.get("UPDATE_GOLDENS") or not path.exists():
-            path.write_text(text)
-        assert text == path.read_text(), f"the {role} reports changed: diff against {path}"
+        compare_with_golden(GOLDEN / f"{role}.txt", text)
     # the scripted play really happened: the combat was fought and the Soviet was asked to retreat
     assert "COMBAT in A08" in reports["axis"] and "COMBAT in A08" in reports["soviet"]
     assert "Soviet wins the combat in A08" in reports["soviet"]

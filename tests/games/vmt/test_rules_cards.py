@@ -29,7 +29,7 @@ def test_assault_group_moves_blocks_of_one_area_to_one_or_more_adjacent_areas():
     pos.order("axis", "MOVE 50/121 TO A01")
     pos.order("axis", "MOVE 50/122 TO A03")
     assert (pos.where("50/121"), pos.where("50/122")) == ("A01", "A03")
-    assert "24/31 is not activated" in pos.illegal("axis", "MOVE 24/31 TO A13")
+    pos.illegal("axis", "MOVE 24/31 TO A13", because=r"24/31 is not activated by this card")
     pos.order("axis", "MOVE 50/123 TO A08")
     combat = pos.top()
     assert combat["kind"] == "combat" and combat["area"] == "A08"
@@ -62,7 +62,8 @@ def test_assault_moves_one_area_only():
     pos.phase("axis")
     pos.order("axis", "ASSAULT GROUP A04")
     pos.order("axis", "ASSETS NONE")
-    assert "only two-area movers" in pos.illegal("axis", "MOVE 50/121 TO A02 VIA A01")
+    pos.illegal("axis", "MOVE 50/121 TO A02 VIA A01",
+                because=r"only two-area movers may move two areas with an Assault \(L194\)")
 
 
 def test_two_area_movers_move_two_areas_and_attack_in_the_second():
@@ -88,7 +89,7 @@ def test_two_area_move_stops_in_an_enemy_occupied_first_area():
     pos.phase("axis")
     pos.order("axis", "ASSAULT GROUP B11")
     pos.order("axis", "ASSETS NONE")
-    assert "movement stops there" in pos.illegal("axis", "MOVE 28/49 TO B05 VIA B10")
+    pos.illegal("axis", "MOVE 28/49 TO B05 VIA B10", because=r"B10 holds enemy blocks: movement stops there")
 
 
 def test_assault_places_one_armor_and_one_pioneer_before_moving():
@@ -117,11 +118,12 @@ def test_assets_only_with_friendly_blocks_and_one_of_a_type_per_area():
     pos.hand("axis", "assault")
     pos.phase("axis")
     pos.order("axis", "ASSAULT GROUP A04")
-    message = pos.illegal("axis", "ASSETS ARMOR STUGA A04")
-    assert "already has your armor counter" in message and "L234" in message
-    assert "already has your pioneer counter" in pos.illegal("axis", "ASSETS PIONEER APIOB A09")
-    message = pos.illegal("axis", "ASSETS ARMOR STUGA A01")
-    assert "you have none in A01" in message and "L228" in message
+    pos.illegal("axis", "ASSETS ARMOR STUGA A04",
+                because=r"A04 already has your armor counter: one of each type per area \(L234\)")
+    pos.illegal("axis", "ASSETS PIONEER APIOB A09",
+                because=r"A09 already has your pioneer counter: one of each type per area \(L234\)")
+    pos.illegal("axis", "ASSETS ARMOR STUGA A01",
+                because=r"an asset goes with your blocks, and you have none in A01 \(L228\)")
     pos.order("axis", "ASSETS ARMOR STUGA A09 PIONEER APIOB A04")
     assert pos.board.assets_in("A04") == ["PZ3", "APIOB"] and pos.board.assets_in("A09") == ["STUGA", "APIOA"]
 
@@ -230,8 +232,8 @@ def test_fighter_cover_needs_a_soviet_controlled_airbase():
     pos.order("axis", "PLAY AIR_STRIKE ATTACK C05", dice=[5, 1, 1])  # no Cover window: it strikes
     assert pos.last("bombardment")["hits"] == 1 and pos.sp("7NI") == 3
     pos.order("axis", "END")
-    message = pos.illegal("soviet", "PLAY FIGHTER_COVER C09")
-    assert "airbase" in message and "L394" in message
+    pos.illegal("soviet", "PLAY FIGHTER_COVER C09",
+                because=r"Fighter Cover needs a Soviet-controlled airbase \(L394, L449\)")
     pos.order("soviet", "PASS DISCARD FIGHTER_COVER")
     assert pos.cards("soviet", "discards") == ["fighter_cover"]
 
@@ -294,7 +296,7 @@ def test_air_strike_attack_needs_soviet_blocks_in_the_area():
     pos.place("C04: 50/121 | C03: 7NI")
     pos.hand("axis", "air_strike")
     pos.phase("axis")
-    assert "needs Soviet blocks in C05" in pos.illegal("axis", "PLAY AIR_STRIKE ATTACK C05")
+    pos.illegal("axis", "PLAY AIR_STRIKE ATTACK C05", because=r"an Air Strike attack needs Soviet blocks in C05")
 
 
 def test_air_strike_reaction_before_a_soviet_card():
@@ -430,7 +432,8 @@ def test_during_a_retreat_only_an_interdiction_may_be_placed():
     pos.order("soviet", "RETREAT TO B07")
     window = pos.pending("axis")[0]
     assert window.kind == "air" and window.options == ("AIRSTRIKE NONE", "AIRSTRIKE INTERDICT B07")
-    assert "only an Interdiction" in pos.illegal("axis", "AIRSTRIKE ATTACK B07")
+    pos.illegal("axis", "AIRSTRIKE ATTACK B07",
+                because=r"only an Interdiction can be placed there now \(L455, ruling R-AIR\)")
     pos.order("axis", "AIRSTRIKE INTERDICT B07", dice=[5])
     assert pos.last("interdiction")["hit"] is False and pos.sp("Perekop") == 3
 
@@ -444,7 +447,7 @@ def test_interdiction_limit_two_on_the_map_with_relocation():
     pos.phase("axis")
     pos.order("axis", "PLAY AIR_STRIKE INTERDICT C05")
     pos.order("axis", "PLAY AIR_STRIKE INTERDICT C09")
-    assert "already interdicted" in pos.illegal("axis", "PLAY AIR_STRIKE INTERDICT C09")
+    pos.illegal("axis", "PLAY AIR_STRIKE INTERDICT C09", because=r"C09 is already interdicted")
     pos.order("axis", "PLAY AIR_STRIKE INTERDICT C11 REMOVING C05")
     assert pos.board.markers_on_map("interdiction") == ["C09", "C11"]
     assert {"area": "C05", "marker": "interdiction", "by": "relocation"} in pos.kinds("marker_removed")
@@ -477,7 +480,7 @@ def test_redeployment_moves_up_to_four_areas():
     assert pos.last("card_played")["card"] == "redeployment"
     pos.order("soviet", "MOVE 7NI TO C01 VIA C06 C03 C02")
     assert pos.where("7NI") == "C01"
-    assert "at most 4" in pos.illegal("soviet", "MOVE 8NI TO B06 VIA C06 C03 C02 C01")
+    pos.illegal("soviet", "MOVE 8NI TO B06 VIA C06 C03 C02 C01", because=r"too far: 5 areas, at most 4")
 
 
 def test_redeployment_never_enters_enemy_occupied_areas():
@@ -487,9 +490,9 @@ def test_redeployment_never_enters_enemy_occupied_areas():
     pos.hand("axis", "redeployment")
     pos.phase("axis")
     pos.order("axis", "REDEPLOY GROUP A04")
-    message = pos.illegal("axis", "MOVE 50/121 TO A08")
-    assert "never enters an enemy-occupied area" in message and "L461" in message
-    assert "A08 holds enemy blocks" in pos.illegal("axis", "MOVE 50/121 TO A12 VIA A08")
+    pos.illegal("axis", "MOVE 50/121 TO A08",
+                because=r"a Redeployment never enters an enemy-occupied area \(A08\) \(L461\)")
+    pos.illegal("axis", "MOVE 50/121 TO A12 VIA A08", because=r"A08 holds enemy blocks: movement stops there")
 
 
 def test_redeployment_enters_empty_enemy_areas_and_takes_control():
@@ -514,8 +517,9 @@ def test_redeployment_axis_never_into_an_empty_undestroyed_battery_area():
     pos.hand("axis", "redeployment")
     pos.phase("axis")
     pos.order("axis", "REDEPLOY GROUP A02")
-    message = pos.illegal("axis", "MOVE 50/121 TO A05")
-    assert "undestroyed battery" in message and "L332" in message
+    pos.illegal("axis", "MOVE 50/121 TO A05",
+                because=r"Axis blocks cannot enter A05, an empty area with an undestroyed battery, by "
+                        r"Redeployment \(L332\)")
     pos.order("axis", "MOVE 50/122 TO A07 VIA A06")
     assert pos.where("50/122") == "A07" and pos.state["control"]["A07"] == "axis"
 
@@ -541,8 +545,7 @@ def test_redeployment_cannot_pick_up_assets_on_the_way():
     pos.hand("axis", "redeployment")
     pos.phase("axis")
     pos.order("axis", "REDEPLOY GROUP A04")
-    message = pos.illegal("axis", "MOVE 50/121 TO A02 VIA A01 WITH STUGA")
-    assert "STUGA is not with your blocks in A04" in message
+    pos.illegal("axis", "MOVE 50/121 TO A02 VIA A01 WITH STUGA", because=r"STUGA is not with your blocks in A04")
     pos.order("axis", "MOVE 50/121 TO A02 VIA A01 WITH APIOA")
     assert pos.state["assets"]["APIOA"]["area"] == "A02" and pos.state["assets"]["STUGA"]["area"] == "A01"
 
@@ -584,7 +587,8 @@ def test_heavy_artillery_needs_a_soviet_occupied_area():
     pos.place("C04: 50/121 | C03: 7NI")
     pos.hand("axis", "heavy_artillery")
     pos.phase("axis")
-    assert "cannot target C05" in pos.illegal("axis", "PLAY HEAVY_ARTILLERY C05")
+    pos.illegal("axis", "PLAY HEAVY_ARTILLERY C05",
+                because=r"HEAVY_ARTILLERY cannot target C05: it needs a Soviet-occupied area \(L465\)")
 
 
 # ---------------------------------------------------------------- Superheavy Artillery (L469-471, L336)
@@ -653,8 +657,12 @@ def test_superheavy_needs_an_undestroyed_battery():
     pos.destroyed("A05")
     pos.hand("axis", "superheavy_artillery")
     pos.phase("axis")
-    assert "cannot target A08" in pos.illegal("axis", "PLAY SUPERHEAVY_ARTILLERY A08")
-    assert "cannot target A05" in pos.illegal("axis", "PLAY SUPERHEAVY_ARTILLERY A05")
+    pos.illegal("axis", "PLAY SUPERHEAVY_ARTILLERY A08",
+                because=r"SUPERHEAVY_ARTILLERY cannot target A08: it needs an area with "
+                        r"an undestroyed Soviet battery \(L471\)")
+    pos.illegal("axis", "PLAY SUPERHEAVY_ARTILLERY A05",
+                because=r"SUPERHEAVY_ARTILLERY cannot target A05: it needs an area with "
+                        r"an undestroyed Soviet battery \(L471\)")
 
 
 def test_superheavy_removed_from_play_when_it_destroys_the_last_battery():
@@ -736,7 +744,10 @@ def test_coastal_artillery_range_3_counting_ferry_arrows():
     pos.destroyed("A07", "B09", "C08")  # only A05 fires
     pos.hand("soviet", "soviet_coastal_artillery", "soviet_coastal_artillery")
     pos.phase("soviet")
-    assert "cannot target C09" in pos.illegal("soviet", "PLAY SOVIET_COASTAL_ARTILLERY C09")  # 4 areas
+    pos.illegal("soviet", "PLAY SOVIET_COASTAL_ARTILLERY C09",
+                because=r"SOVIET_COASTAL_ARTILLERY cannot target C09: it needs an "
+                        r"Axis-occupied area within 3 areas of an undestroyed battery, "
+                        r"ferry arrows counting \(L477\)")  # 4 areas
     pos.order("soviet", "PLAY SOVIET_COASTAL_ARTILLERY C03", dice=[6, 1])
     assert pos.sp("50/121") == 3
 
@@ -756,7 +767,8 @@ def test_coastal_artillery_with_no_target_in_range_is_just_discarded():
     pos.place("A02: 50/121 | C06: 7NI")
     pos.hand("soviet", "soviet_coastal_artillery")
     pos.phase("soviet")
-    assert "name a target" in pos.illegal("soviet", "PLAY SOVIET_COASTAL_ARTILLERY")
+    pos.illegal("soviet", "PLAY SOVIET_COASTAL_ARTILLERY",
+                because=r"name a target: an Axis-occupied area within 3 areas of a battery")
 
 
 def test_coastal_artillery_drawn_with_no_battery_left_is_removed_and_replaced():
@@ -807,4 +819,5 @@ def test_soviet_field_artillery_needs_an_axis_occupied_area():
     pos.place("A04: 50/121 | C06: 7NI")
     pos.hand("soviet", "soviet_field_artillery")
     pos.phase("soviet")
-    assert "cannot target A01" in pos.illegal("soviet", "PLAY SOVIET_FIELD_ARTILLERY A01")
+    pos.illegal("soviet", "PLAY SOVIET_FIELD_ARTILLERY A01",
+                because=r"SOVIET_FIELD_ARTILLERY cannot target A01: it needs an Axis-occupied area \(L483\)")

@@ -98,8 +98,8 @@ def test_only_one_field_artillery_card_when_romanian_blocks_attack():
     """L489: "If a combat involves Romanian blocks, then the Axis player cannot use more than 1 Field
     Artillery card to support their troops"."""
     pos = axis_attack("A10: 1RM/1 | A11: 25/54", axis=("axis_field_artillery", "axis_field_artillery"))
-    message = pos.illegal("axis", "SUPPORT AXIS_FIELD_ARTILLERY AXIS_FIELD_ARTILLERY")
-    assert "Romanian" in message and "L489" in message
+    pos.illegal("axis", "SUPPORT AXIS_FIELD_ARTILLERY AXIS_FIELD_ARTILLERY",
+                because=r"with Romanian blocks in the combat, at most one Field Artillery card \(L489\)")
     fight(pos, [1] * 4 + [1], "AXIS_FIELD_ARTILLERY")
     assert pos.dice("axis") == 4
 
@@ -109,7 +109,8 @@ def test_only_one_field_artillery_card_when_romanian_blocks_defend():
     pos = soviet_attack("A11: 25/54 | A10: 18R/18", "A11", "A10",
                         axis=("axis_field_artillery", "axis_field_artillery"))
     pos.order("soviet", "SUPPORT NONE")
-    assert "Romanian" in pos.illegal("axis", "SUPPORT AXIS_FIELD_ARTILLERY AXIS_FIELD_ARTILLERY")
+    pos.illegal("axis", "SUPPORT AXIS_FIELD_ARTILLERY AXIS_FIELD_ARTILLERY",
+                because=r"with Romanian blocks in the combat, at most one Field Artillery card \(L489\)")
 
 
 def test_two_field_artillery_cards_without_romanians():
@@ -124,23 +125,22 @@ def test_goliath_and_88mm_are_played_only_when_attacking():
     """L495 (Goliath: "when attacking only"), L501 (88mm: "when attacking")."""
     pos = soviet_attack("A11: 25/54 | A10: 24/32", "A11", "A10", axis=("goliath", "88mm"))
     pos.order("soviet", "SUPPORT NONE")
-    assert "only when attacking" in pos.illegal("axis", "SUPPORT GOLIATH")
-    assert "only when attacking" in pos.illegal("axis", "SUPPORT 88MM")
+    pos.illegal("axis", "SUPPORT GOLIATH", because=r"GOLIATH is played only when attacking")
+    pos.illegal("axis", "SUPPORT 88MM", because=r"88MM is played only when attacking")
 
 
 def test_minefield_and_bunker_are_played_only_when_defending():
     """L513, L517: Minefield and Bunker are played by the Soviet player "when defending"."""
     pos = soviet_attack("A11: 25/54 | A10: 24/32", "A11", "A10", soviet=("minefield", "bunker"))
-    assert "only when defending" in pos.illegal("soviet", "SUPPORT MINEFIELD")
-    assert "only when defending" in pos.illegal("soviet", "SUPPORT BUNKER")
+    pos.illegal("soviet", "SUPPORT MINEFIELD", because=r"MINEFIELD is played only when defending")
+    pos.illegal("soviet", "SUPPORT BUNKER", because=r"BUNKER is played only when defending")
 
 
 def test_at_most_one_88mm_card_per_combat():
     """L501: "There can be only one Bunker marker in a given area, so the Axis player cannot play more
     than one 88mm card per combat"."""
     pos = axis_attack("A10: 24/32 | A11: 25/54", axis=("88mm", "88mm"))
-    message = pos.illegal("axis", "SUPPORT 88MM 88MM")
-    assert "at most one 88mm" in message and "L501" in message
+    pos.illegal("axis", "SUPPORT 88MM 88MM", because=r"at most one 88mm card per combat \(L501\)")
 
 
 def test_at_most_one_minefield_card_per_combat_and_none_where_a_minefield_lies():
@@ -148,22 +148,22 @@ def test_at_most_one_minefield_card_per_combat_and_none_where_a_minefield_lies()
     Minefield card in that combat, and no more than one Minefield card can be played per combat"."""
     pos = axis_attack("A10: 24/32 | A11: 25/54", soviet=("minefield", "minefield"))
     pos.order("axis", "SUPPORT NONE")
-    assert "at most one MINEFIELD" in pos.illegal("soviet", "SUPPORT MINEFIELD MINEFIELD")
+    pos.illegal("soviet", "SUPPORT MINEFIELD MINEFIELD", because=r"at most one MINEFIELD card per combat \(L513")
     pos = axis_attack("A10: 24/32 | A11: 25/54", soviet=("minefield",))
     pos.marker("A11", "minefield")
     pos.order("axis", "SUPPORT NONE")
-    assert "already has a minefield marker" in pos.illegal("soviet", "SUPPORT MINEFIELD")
+    pos.illegal("soviet", "SUPPORT MINEFIELD", because=r"A11 already has a minefield marker \(L513")
 
 
 def test_at_most_one_bunker_card_per_combat_and_none_where_a_bunker_stands():
     """L517: no Bunker card where a Bunker marker already is, and no more than one per combat."""
     pos = axis_attack("A10: 24/32 | A11: 25/54", soviet=("bunker", "bunker"))
     pos.order("axis", "SUPPORT NONE")
-    assert "at most one BUNKER" in pos.illegal("soviet", "SUPPORT BUNKER BUNKER")
+    pos.illegal("soviet", "SUPPORT BUNKER BUNKER", because=r"at most one BUNKER card per combat \(L513, L517\)")
     pos = axis_attack("A10: 24/32 | A11: 25/54", soviet=("bunker",))
     pos.marker("A11", "bunker")
     pos.order("axis", "SUPPORT NONE")
-    assert "already has a bunker marker" in pos.illegal("soviet", "SUPPORT BUNKER")
+    pos.illegal("soviet", "SUPPORT BUNKER", because=r"A11 already has a bunker marker \(L513, L517\)")
 
 
 def test_a_minefield_card_places_a_minefield_and_an_at_marker():
@@ -595,8 +595,7 @@ def test_the_first_hit_goes_to_a_block_with_the_most_sp():
     assigned as the Axis player wishes"."""
     pos = axis_attack("A10: 24/31 24/32 | A11: 25/54 25/31 25/287")
     fight(pos, [1, 1] + [5, 5, 1, 1])
-    message = pos.illegal("axis", "HITS 24/32 24/31")
-    assert "most SP (4)" in message and "L312" in message
+    pos.illegal("axis", "HITS 24/32 24/31", because=r"the first hit must go to a block with the most SP \(4\) \(L312\)")
     pos.order("axis", "HITS 24/31 24/32")
     assert (pos.sp("24/31"), pos.sp("24/32")) == (3, 2)
 
@@ -631,8 +630,8 @@ def test_the_defenders_sixes_hit_different_attacking_blocks_and_exhaust_them():
     pos = axis_attack("A10: 24/31 24/32 50/123 | A11: 25/54 25/31 25/287")
     fight(pos, [1, 1, 1, 1] + [6, 6, 1])
     assert roll(pos)["sixes"] == 2
-    message = pos.illegal("axis", "HITS 24/31 24/31")
-    assert "different blocks" in message and "L320" in message
+    pos.illegal("axis", "HITS 24/31 24/31",
+                because=r"the first 2 block\(s\) you name take the 6s and must be different blocks \(L320\)")
     pos.order("axis", "HITS 24/31 50/123")
     assert pos.exhausted("24/31") and pos.exhausted("50/123") and not pos.exhausted("24/32")
 

@@ -78,8 +78,7 @@ def test_battery_stormed_by_blocks_moving_in_stops_their_movement():
     pos.order("soviet", "COUNTERATTACK NONE")  # the window after the battery assault (R-BATTERY)
     pos.order("axis", "ASSAULT GROUP A02")
     pos.order("axis", "ASSETS NONE")
-    message = pos.illegal("axis", "MOVE 28/49 TO A10 VIA A05")
-    assert "attacks its battery" in message
+    pos.illegal("axis", "MOVE 28/49 TO A10 VIA A05", because=r"entering A05 attacks its battery: movement stops there")
 
 
 def test_battery_area_with_soviet_blocks_is_an_ordinary_combat():
@@ -100,7 +99,7 @@ def test_battery_area_with_soviet_blocks_is_an_ordinary_combat():
     pos.phase("axis")
     pos.order("axis", "ASSAULT GROUP C08")
     pos.order("axis", "ASSETS NONE")
-    assert "no undestroyed battery without Soviet blocks" in pos.illegal("axis", "STORM C08")
+    pos.illegal("axis", "STORM C08", because=r"C08 has no undestroyed battery without Soviet blocks")
 
 
 def test_axis_never_retreats_into_an_empty_undestroyed_battery_area():
@@ -308,11 +307,11 @@ def test_armor_cannot_cross_a_ferry_but_pioneers_can():
     pos.hand("axis", "assault")
     pos.phase("axis")
     pos.order("axis", "ASSAULT GROUP A10")  # (A10 already has both asset types: none to place)
-    message = pos.illegal("axis", "MOVE 50/121 TO C02 WITH PZ3")
-    assert "cannot use a ferry arrow" in message and "L254" in message
+    pos.illegal("axis", "MOVE 50/121 TO C02 WITH PZ3", because=r"PZ3 is armor and cannot use a ferry arrow \(L254\)")
     pos.order("axis", "MOVE 50/121 TO C02 WITH APIOA")
     assert pos.state["assets"]["APIOA"]["area"] == "C02" and pos.state["assets"]["PZ3"]["area"] == "A10"
-    assert "cannot use a ferry arrow" in pos.illegal("axis", "MOVE 50/122 TO C02")  # PZ3 would follow
+    pos.illegal("axis", "MOVE 50/122 TO C02",
+                because=r"PZ3 is armor and cannot use a ferry arrow \(L254\)")  # PZ3 would follow
 
 
 def test_only_axis_blocks_attack_across_a_ferry_arrow():
@@ -324,8 +323,7 @@ def test_only_axis_blocks_attack_across_a_ferry_arrow():
     pos.phase("soviet")
     pos.order("soviet", "ASSAULT GROUP C02")
     pos.order("soviet", "ASSETS NONE")
-    message = pos.illegal("soviet", "MOVE 7NI TO A10")
-    assert "only Axis blocks may attack across a ferry arrow" in message and "L380" in message
+    pos.illegal("soviet", "MOVE 7NI TO A10", because=r"only Axis blocks may attack across a ferry arrow \(L380\)")
 
 
 def test_axis_attack_across_a_ferry_rolls_one_die_fewer():

@@ -59,10 +59,13 @@ def test_the_loser_retreats_only_into_adjacent_friendly_areas_free_of_enemy_bloc
     retreating side."""
     pos = beaten_in_a11("C01: 213")
     assert pos.sp("25/54") == 2
-    message = pos.illegal("soviet", "RETREAT TO A10")  # empty but Axis-controlled
-    assert "A10 is not a legal retreat from A11" in message
+    message = pos.illegal("soviet", "RETREAT TO A10",
+                          because=r"A10 is not a legal retreat from A11: your side does not control it \(L392, ruling "
+                                  r"R-RETREAT\)")  # empty but Axis-controlled
     assert message.endswith("(legal: A07, A12, A14, B01)")  # not C01: Axis-occupied
-    assert "not a legal retreat" in pos.illegal("soviet", "RETREAT TO A13")  # not adjacent
+    pos.illegal("soviet", "RETREAT TO A13",
+                because=r"A13 is not a legal retreat from A11: it is neither adjacent "
+                        r"to A11 nor linked to it by a ferry arrow")  # not adjacent
     pos.order("soviet", "RETREAT TO A14")
     assert pos.where("25/54") == "A14" and pos.sp("25/54") == 2
 
@@ -70,8 +73,7 @@ def test_the_loser_retreats_only_into_adjacent_friendly_areas_free_of_enemy_bloc
 def test_a_retreat_never_over_stacks():
     """Ruling R-STACK: "a retreat never over-stacks" (L95: 3 blocks per area)."""
     pos = beaten_in_a11("A14: 95/90 95/161", soviet="25/54 25/31")
-    message = pos.illegal("soviet", "RETREAT TO A14")
-    assert "room for only 1" in message
+    pos.illegal("soviet", "RETREAT TO A14", because=r"A14 has room for only 1 of your blocks")
     pos.order("soviet", "RETREAT 25/54 TO A14")
     pos.order("soviet", "RETREAT 25/31 TO A12")
     assert (pos.where("25/54"), pos.where("25/31")) == ("A14", "A12")
@@ -124,8 +126,14 @@ def test_axis_blocks_never_retreat_into_an_empty_undestroyed_battery_area():
     # Soviet 2 blocks +1 (6 SP to 3) -1 (rough) = 2 dice; Axis 1 die.
     fight(pos, [5, 1] + [1])
     assert pos.last("combat_result")["winner"] == "soviet"
-    assert "not a legal retreat" in pos.illegal("axis", "RETREAT TO A05")
-    assert "not a legal retreat" in pos.illegal("axis", "RETREAT TO A07")
+    pos.illegal("axis", "RETREAT TO A05",
+                because=r"A05 is not a legal retreat from A06: .*Axis blocks never "
+                        r"retreat into an empty area with an undestroyed battery "
+                        r"\(L332\)")
+    pos.illegal("axis", "RETREAT TO A07",
+                because=r"A07 is not a legal retreat from A06: .*Axis blocks never "
+                        r"retreat into an empty area with an undestroyed battery "
+                        r"\(L332\)")
     pos.order("axis", "RETREAT TO A02")
     assert pos.where("24/32") == "A02"
 

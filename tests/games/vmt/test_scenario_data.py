@@ -110,6 +110,15 @@ def test_shape_of_the_reconstruction(s: Scenario) -> None:
     assert len(s.meta.turns) == 13
 
 
+def test_ruling_r_turns_thirteen_three_day_turns_counting_june_as_31_days(s: Scenario) -> None:
+    """Ruling R-TURNS: T1 June 7-9 (L104), T2 June 10-12 (L414), T3 June 13-15 (L423) and a last turn
+    July 12-14 (L427) fit 3-day turns only if June has 31 days: 13 turns."""
+    dates = [t.dates for t in s.meta.turns]
+    assert [t.n for t in s.meta.turns] == list(range(1, 14))
+    assert dates[:3] == ["June 7-9", "June 10-12", "June 13-15"]
+    assert dates[7:9] == ["June 28-30", "June 31-July 2"] and dates[-1] == "July 12-14"
+
+
 def test_rulebook_fixed_values(s: Scenario) -> None:
     m = s.meta
     assert (m.hand_size, m.vp_start, m.stacking) == ({"axis": 8, "soviet": 6}, {"axis": 0, "soviet": 12}, 3)

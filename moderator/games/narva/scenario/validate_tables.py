@@ -15,6 +15,7 @@ from moderator.games.narva.scenario.schema import HEXSIDE_FEATURES, ROUTE_KINDS,
 
 def check_tables(s: Scenario) -> list[str]:
     """Problems of tables.yaml, table by table."""
+    # The tables are a reconstruction; the values the rulebook does fix are checked here (ruling N-05).
     problems = Problems()
     _check_crt_columns(s, problems)
     _check_crt_rows(s, problems)
