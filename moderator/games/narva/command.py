@@ -137,7 +137,7 @@ def eligible_hqs(board: Board, frame: CommandFrame) -> list[str]:
     return sorted(out)
 
 
-def why_not_eligible(board: Board, frame: dict[str, Any], hq: str) -> str:
+def why_not_eligible(board: Board, frame: CommandFrame, hq: str) -> str:
     """Why `eligible_hqs` leaves this HQ out, with the rule, as a player is told it."""
     side = frame["side"]
     group = board.s.command_group(frame["chit_group"])
