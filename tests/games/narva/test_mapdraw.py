@@ -24,7 +24,7 @@ from moderator.games.narva.mapdraw_base import base_map, legend_box, number_size
 from moderator.games.narva.mapdraw_frame import Frame, detail_frame, full_frame
 from moderator.games.narva.mapdraw_style import DETAIL_SIZE
 from moderator.games.narva.mapdraw_units import counter_box
-from moderator.games.narva.setup import scenario_named
+from moderator.games.narva.scenario import scenario_named
 
 ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts" / "narva"
 S = scenario_named("campaign")

@@ -4,7 +4,7 @@ player's own view and the question's context."""
 import pytest
 
 from moderator.core.contract import Decision
-from moderator.core.errors import IllegalOrder
+from moderator.core.errors import IllegalOrder, ParseError
 from moderator.games.vmt.conditions import evaluate
 
 
@@ -39,7 +39,8 @@ def test_counterattacked_is_true_after_the_enemy_counterattack_in_your_own_phase
 
 def test_turn_control_and_hold():
     assert evaluate("TURN", view(), decision(), ("3",)) and not evaluate("TURN", view(), decision(), ("4",))
+    assert evaluate("TURN", view(), decision(), ("2+",)) and not evaluate("TURN", view(), decision(), ("2",))
     assert evaluate("CONTROL", view(), decision(), ("A08",)) and not evaluate("CONTROL", view(), decision(), ("C01",))
     assert evaluate("HOLD", view(), decision(), ("MORTARS",)) and not evaluate("HOLD", view(), decision(), ("GOLIATH",))
-    with pytest.raises(IllegalOrder, match=r"TURN needs a number, e\.g\. 'TURN 3'"):
+    with pytest.raises(ParseError, match=r"TURN takes a turn number, e\.g\. TURN 3"):
         evaluate("TURN", view(), decision(), ())
