@@ -6,7 +6,8 @@ games use for the same thing are defined here once:
 
 * ``emit(kind, ...)``     an event, with who may learn it;
 * ``remember(kind, ...)`` a public action of the current phase, for the map's highlights;
-* ``roll(n, purpose)`` / ``d6(purpose)``  dice from the game's verifiable Rng;
+* ``roll(n, purpose)`` / ``d6(purpose)``  dice from the game's verifiable Rng; ``shuffle``, ``choice``
+  and ``random_below`` for the other draws;
 * ``fail(message)``       refuse the order being applied (IllegalOrder), state unchanged;
 * ``turn``, ``options``   the current turn and the game's rule options.
 
@@ -17,7 +18,7 @@ Games add their own words in the same style: ``is_on_map(piece)`` (a piece in pl
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, Generic, NoReturn, TypeVar
 
 from moderator.core.contract import Event
@@ -27,6 +28,7 @@ from moderator.core.rng import Die, Rng
 
 Sc = TypeVar("Sc")
 """A game's scenario model."""
+T = TypeVar("T")
 
 
 class BoardBase(FrameStack, Generic[Sc]):
@@ -61,6 +63,19 @@ class BoardBase(FrameStack, Generic[Sc]):
 
     def d6(self, purpose: str) -> Die:
         return self._dice().d6(purpose)
+
+    def shuffle(self, items: Sequence[T], purpose: str, stream: str) -> list[T]:
+        """The items in a verifiable random order (a deck shuffled)."""
+        return self._dice().shuffle(items, purpose, stream=stream)
+
+    def choice(self, items: Sequence[T], purpose: str, stream: str) -> T:
+        """One of the items, drawn verifiably."""
+        chosen: T = self._dice().choice(items, purpose, stream=stream)
+        return chosen
+
+    def random_below(self, bound: int, stream: str, purpose: str) -> int:
+        """A verifiable random number from 0 to bound - 1 (a committed set-up's salt)."""
+        return self._dice().below(bound, stream=stream, purpose=purpose).value
 
     # ---------------------------------------------------------------- refusing
 

@@ -105,37 +105,41 @@ class Automatic(Generic[B, F]):
     def step(self, board: B, frame: F) -> bool: ...
 
 
+StageName = TypeVar("StageName", bound=str)
+
+
 @dataclass(frozen=True)
-class Stage:
+class Stage(Generic[StageName]):
     """One stage of a fixed sequence, with the rule it comes from."""
 
-    name: str
+    name: StageName
     rule: str
 
 
-class StageSequence:
-    """A fixed sequence of stages in rulebook order: the handler asks it what comes next."""
+class StageSequence(Generic[StageName]):
+    """A fixed sequence of stages in rulebook order: a handler asks it which stage follows the one it is
+    in, so the order reads as data beside its rules instead of hiding in if/elif chains."""
 
-    def __init__(self, *stages: Stage):
+    def __init__(self, *stages: Stage[StageName]):
         self.stages = stages
         self._index = {stage.name: number for number, stage in enumerate(stages)}
 
     @property
-    def first(self) -> str:
+    def first(self) -> StageName:
         return self.stages[0].name
 
-    def after(self, stage: str) -> str:
-        """The stage that follows `stage`; raises KeyError for an unknown or the last stage."""
+    def after(self, stage: StageName) -> StageName:
+        """The stage that follows `stage`; raises KeyError for an unknown stage, IndexError after the last."""
         return self.stages[self._index[stage] + 1].name
 
-    def rule(self, stage: str) -> str:
+    def rule(self, stage: StageName) -> str:
         return self.stages[self._index[stage]].rule
+
+    def names(self) -> tuple[StageName, ...]:
+        return tuple(stage.name for stage in self.stages)
 
     def __contains__(self, stage: object) -> bool:
         return stage in self._index
-
-    def __iter__(self):  # type: ignore[no-untyped-def]
-        return (stage.name for stage in self.stages)
 
 
 def new_frame(data: Any, kind: str, **fields: Any) -> Any:

@@ -10,7 +10,8 @@ record, and connectivity of a graph (a map's areas, a side's rear).
 from __future__ import annotations
 
 from collections import defaultdict, deque
-from typing import Callable, Collection, Hashable, Iterable, Protocol, Sequence, TypeVar
+from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
+from typing import Protocol, TypeVar
 
 from moderator.core.provenance import Record
 from moderator.core.scenario_files import duplicates

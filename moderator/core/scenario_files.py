@@ -110,14 +110,14 @@ class IndexedScenario(BaseModel):
             found = cache[key] = build(self)
             return found
 
-    def _index(self) -> dict[str, Any]:
-        """The lookup tables a game's `_build_index` makes, built once per scenario object."""
+    def lookups(self) -> dict[str, Any]:
+        """The lookup tables a game's `build_lookups` makes, built once per scenario object."""
         try:
             return self.__pydantic_private__["_cache"]["index"]
         except KeyError:
-            return self.memo("index", type(self)._build_index)
+            return self.memo("index", type(self).build_lookups)
 
-    def _build_index(self) -> dict[str, Any]:
+    def build_lookups(self) -> dict[str, Any]:
         """The game's lookup tables; a scenario class with lookups overrides this."""
         raise NotImplementedError(f"{type(self).__name__} builds no index")
 

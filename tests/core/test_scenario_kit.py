@@ -14,8 +14,7 @@ from pydantic import BaseModel, ConfigDict
 from moderator.core.errors import ScenarioError
 from moderator.core.provenance import Record
 from moderator.core.scenario_check import Problems, consecutive, cut_off, reachable
-from moderator.core.scenario_files import (Ident, IndexedScenario, ScenarioFile, ScenarioKit, SchemaReader,
-                                           entry)
+from moderator.core.scenario_files import Ident, IndexedScenario, ScenarioFile, ScenarioKit, SchemaReader, entry
 
 # --------------------------------------------------------------------------------------------
 # a toy game: pieces on squares, joined by roads
@@ -61,11 +60,11 @@ class Toy(IndexedScenario):
     pieces: tuple[Piece, ...]
     rules: Rules
 
-    def _build_index(self) -> dict:
+    def build_lookups(self) -> dict:
         return {"pieces": {p.id: p for p in self.pieces}}
 
     def piece(self, piece_id: str) -> Piece:
-        return entry(self._index()["pieces"], piece_id, "piece")
+        return entry(self.lookups()["pieces"], piece_id, "piece")
 
 
 def toy_fields(read: SchemaReader) -> dict:

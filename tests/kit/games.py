@@ -9,8 +9,9 @@ play once each, how the random player chooses); a game not listed gets the defau
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from moderator.core.contract import Engine
 from moderator.registry import product_registry

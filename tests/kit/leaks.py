@@ -9,7 +9,8 @@ the view, unless an event the viewer saw named it (a combat reveal, an eliminati
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from moderator.core.contract import OBSERVER, Engine, Event
 from moderator.service.reports import report_text

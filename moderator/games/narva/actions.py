@@ -19,12 +19,12 @@ STAVKA_DELAY = 2  # 2.5.3E: two turns ahead on the TRT
 
 
 def resolve_action(board: Board, chit_id: str) -> None:
-    chit = board.s.chit(chit_id)
+    chit = board.scenario.chit(chit_id)
     kind = chit.action
     if kind == "barrage":
         side = chit.side
         die = board.d6(f"barrage roll ({side})")
-        count = board.s.barrage_count(side, die.value)  # 2.5.1.1B
+        count = board.scenario.barrage_count(side, die.value)  # 2.5.1.1B
         board.emit("barrage_roll", side=side, die=die.to_json(), count=count)
         start_barrages(board, side, count, "chit")
     elif kind == "random_event":
@@ -53,7 +53,7 @@ def resolve_action(board: Board, chit_id: str) -> None:
 def roll_event(board: Board) -> None:
     dice = [board.d6("random event"), board.d6("random event")]
     total = dice[0].value + dice[1].value
-    event = board.s.random_event(total)
+    event = board.scenario.random_event(total)
     board.emit("random_event", dice=[d.to_json() for d in dice], total=total, name=event.name, text=event.text,
                effect=event.effect)
     if event.effect == "barrage" and event.side:
@@ -69,7 +69,7 @@ def roll_event(board: Board) -> None:
         board.data["freeze_extended"] = True
     elif event.effect == "air_recovery" and event.side:
         for air_id, box in sorted(board.data["air"].items()):
-            if board.s.air_unit(air_id).side == event.side and box in ("refit", "grounded"):
+            if board.scenario.air_unit(air_id).side == event.side and box in ("refit", "grounded"):
                 board.data["air"][air_id] = "ready"
 
 
@@ -78,7 +78,7 @@ def regroup_formations(board: Board, side: str) -> list[str]:
     out = set()
     for uid in board.units_of(side):
         formation = board.unit(uid).formation
-        if formation and formation != "IND" and board.s.formation(formation).kind != "army":
+        if formation and formation != "IND" and board.scenario.formation(formation).kind != "army":
             out.add(formation)
     return sorted(out)
 
@@ -220,7 +220,7 @@ class FreeMove:
             formation = board.unit(hq).formation
             army = board.is_army_hq(hq)
             # ruling N-25 (option any): an Army HQ activates the units of its own army's corps and stays put
-            formations = {f.id for f in board.s.formations if f.parent == formation} if army else {formation}
+            formations = {f.id for f in board.scenario.formations if f.parent == formation} if army else {formation}
             own = [u for u in board.units_of("soviet") if board.unit(u).formation in formations and u != hq
                    and in_command_range(board, hq, u) and not board.is_hq(u)]
             extra = [str(u) for u in order.values("units")]
@@ -263,10 +263,8 @@ def rebuildable(board: Board) -> list[str]:
         unit = board.unit(uid)
         if unit.side != "german" or unit.steps < 2 or board.is_mechanized(uid) or board.is_hq(uid):
             continue
-        if st["where"] == "map" and st["reduced"] and st["supply"] == "ok" \
-                and uid not in board.data["returned_this_turn"]:
-            out.append(uid)
-        elif st["where"] == "eliminated" and return_hq(board, uid) is not None:
+        if (st["where"] == "map" and st["reduced"] and st["supply"] == "ok" \
+                and uid not in board.data["returned_this_turn"]) or (st["where"] == "eliminated" and return_hq(board, uid) is not None):
             out.append(uid)
     return sorted(out)
 
@@ -295,7 +293,7 @@ def return_hq(board: Board, uid: str) -> str | None:
     """11.2.2A-C: its own HQ, any HQ for independents, any HQ of the same corps if its own is gone (N-44)."""
     unit = board.unit(uid)
     candidates: list[str] = []
-    formation = board.s.formation(unit.formation) if unit.formation and unit.formation != "IND" else None
+    formation = board.scenario.formation(unit.formation) if unit.formation and unit.formation != "IND" else None
     if formation and formation.hq and board.is_on_map(formation.hq):
         candidates = [formation.hq]
     else:
@@ -303,7 +301,7 @@ def return_hq(board: Board, uid: str) -> str | None:
         for hq in board.units_of("german"):
             if not board.is_hq(hq):
                 continue
-            hq_formation = board.s.formation(board.unit(hq).formation)
+            hq_formation = board.scenario.formation(board.unit(hq).formation)
             if formation is None or hq_formation.parent == parent:
                 candidates.append(hq)
     for hq in sorted(candidates):
@@ -363,7 +361,7 @@ class Rebuild:
 
     @staticmethod
     def _fortify(board: Board, division: str) -> None:
-        track = board.s.tables.pd_track
+        track = board.scenario.tables.pd_track
         board.data["rp"] -= 1
         before = board.data["pd"][division]
         board.data["pd"][division] = max(track.start_box, before - track.rp_boxes)  # ceiling: N-46

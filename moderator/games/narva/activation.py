@@ -9,28 +9,32 @@ also attack.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, cast
+from collections.abc import Iterable
+from typing import Any, cast
 
 from moderator.core.contract import Decision
-from moderator.core.frames import answered, ask, new_frame
+from moderator.core.frames import Stage, StageSequence, answered, ask, new_frame
 from moderator.core.grammar import Order
 from moderator.games.narva.board import Board
 from moderator.games.narva.combat import compute_odds, start_combat
-from moderator.games.narva.movement import (NORMAL, RAIL, STRATEGIC, MoveRules, describe, find_path, follow,
-                                            reachable)
+from moderator.games.narva.movement import NORMAL, RAIL, STRATEGIC, MoveRules, describe, find_path, follow, reachable
 from moderator.games.narva.state import ActivationFrame, ActivationMode, ActivationStage, AirMode, MovingFrame, Side
 
 ATTACHMENTS = 3  # 4.2.1A
 STRACHWITZ_ATTACHMENTS = 4  # 4.2.3B
 AGN_EXTRAS = 2  # 2.4.2B
 
-# 4.0A: activated units move (6.0), then those that may fight attack (9.0).
-ACTIVATION_STAGES: tuple[ActivationStage, ...] = ("move", "attack", "end")
+# An activation in the rules' order.
+ACTIVATION_STAGES: StageSequence[ActivationStage] = StageSequence(
+    Stage("move", "4.0A, 6.0: the activated units move"),
+    Stage("attack", "4.0A, 9.0: those that may fight attack"),
+    Stage("end", "4.0: the activation ends"),
+)
 
 
 def start_activation(board: Board, side: Side, mode: ActivationMode, *, chit: str | None = None,
                      hq: str | None = None, movers: Iterable[str] = (), fighters: Iterable[str] = (),
-                     stage: ActivationStage = ACTIVATION_STAGES[0],
+                     stage: ActivationStage = ACTIVATION_STAGES.first,
                      context: dict[str, Any] | None = None) -> ActivationFrame:
     """Push an activation that goes straight to its moves (the command chit path asks for its HQ
     first, see `command.CommandActivation`)."""
@@ -87,7 +91,7 @@ def distance_to_enemy(board: Board, side: str, radius: int = 4) -> dict[str, int
 
 
 def ready_air(board: Board, side: str) -> list[str]:
-    return [a for a, box in sorted(board.data["air"].items()) if box == "ready" and board.s.air_unit(a).side == side]
+    return [a for a, box in sorted(board.data["air"].items()) if box == "ready" and board.scenario.air_unit(a).side == side]
 
 
 class Moves:
@@ -178,7 +182,7 @@ class Moves:
         targets = attack_targets(board, frame)
         listing = "; ".join(f"{h} ({', '.join(board.unit(u).name for u in units)})"
                             for h, units in sorted(targets.items()))
-        air = ", ".join(board.s.air_unit(a).name + f"[{a}]" for a in ready_air(board, frame["side"])) or "none"
+        air = ", ".join(board.scenario.air_unit(a).name + f"[{a}]" for a in ready_air(board, frame["side"])) or "none"
         prompt = (f"Combat Segment (9.0): ATTACK <hex> WITH <units> [FULL <air>] [NORMAL <air>], or ATTACK DONE. "
                   f"Targets: {listing or 'none'}. Air units ready: {air}.")
         return ask(frame, frame["side"], "attack", prompt, ["ATTACK DONE"], "ATTACK DONE", context=self.context(frame))
@@ -239,8 +243,8 @@ class Moves:
         if len(full) + len(normal) > 2:
             board.fail("at most two air units support one combat (12.1.1A)")
         for a in normal:
-            if board.s.air_unit(a).normal is None:
-                board.fail(f"{board.s.air_unit(a).name} can only make a full attack (12.1.1B)")
+            if board.scenario.air_unit(a).normal is None:
+                board.fail(f"{board.scenario.air_unit(a).name} can only make a full attack (12.1.1B)")
         air.update({a: "full" for a in full})
         air.update({a: "normal" for a in normal})
         if len(air) != len(full) + len(normal):
@@ -249,11 +253,11 @@ class Moves:
 
     @staticmethod
     def _column_of(board: Board, side: str, text: str) -> int:
-        for col in board.s.tables.crt.columns:
+        for col in board.scenario.tables.crt.columns:
             if getattr(col, side) == text:
                 return col.index
         board.fail(f"no column {text} on the {side} line of the CRT",
-                   [getattr(c, side) for c in board.s.tables.crt.columns][:3])
+                   [getattr(c, side) for c in board.scenario.tables.crt.columns][:3])
 
     @staticmethod
     def context(frame: MovingFrame) -> dict[str, Any]:

@@ -39,7 +39,7 @@ def second_hexes(board: Board, uid: str, origin: str, target: str) -> list[str]:
     first = board.hexside(origin, target)
     if first.river_kind == "minor" and not board.bridged(origin, target):
         return []  # 9.6.4B
-    if board.s.terrain(target) in ("village", "city"):
+    if board.scenario.terrain(target) in ("village", "city"):
         return []  # 9.6.4B (a town is a village, ruling N-32)
     side = board.side_of(uid)
     out = []

@@ -55,7 +55,7 @@ def auto_target(board: Board, frame: BarrageFrame, legal: list[str]) -> str:
     heights = not board.fog or board.options["fog_stack_height"] == "shown"
 
     def score(h: str) -> tuple:
-        pd = board.s.hex(h).pd_division is not None and frame["side"] == "soviet"
+        pd = board.scenario.hex(h).pd_division is not None and frame["side"] == "soviet"
         return (-int(pd), -len(board.units_at(h)) if heights else 0, h)
 
     return min(legal, key=score)
@@ -66,7 +66,7 @@ def resolve(board: Board, frame: BarrageFrame, hex_id: str) -> None:
     frame["targeted"].append(hex_id)
     frame["count"] -= 1
     die = board.d6(f"barrage {hex_id}")
-    cell = board.s.barrage_result(die.value)
+    cell = board.scenario.barrage_result(die.value)
     defenders = board.units_at(hex_id)
     target_side = enemy(side)
     outcome = defender_result(board, hex_id, cell.defender_steps, cell.defender_retreat, barrage=True)

@@ -8,13 +8,12 @@ state holds is typed in `state` (`NarvaState`, built by `setup.initial_state`).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Callable, Iterable, NoReturn
+from typing import TYPE_CHECKING, Any
 
-from moderator.core.contract import Event
-from moderator.core.frames import FrameStack
-from moderator.core.errors import IllegalOrder
-from moderator.core.rng import Die, Rng
+from moderator.core.board import BoardBase
+from moderator.core.rng import Rng
 from moderator.games.narva.scenario import MECHANIZED_TYPES, Scenario, Unit
 from moderator.games.narva.state import NarvaState, Options, Side, SupplyState, UnitRecord, Where
 
@@ -33,45 +32,24 @@ def enemy(side: str) -> Side:
     return "soviet" if side == "german" else "german"
 
 
-class Board(FrameStack):
-    data: NarvaState  # type: ignore[assignment]  # FrameStack knows only a JSON dict
+class Board(BoardBase[Scenario]):
+    data: NarvaState
+    scenario: Scenario
 
     def __init__(self, data: NarvaState, scenario: Scenario, rng: Rng | None = None):
-        self.data = data
-        self.s = scenario
-        self.rng = rng
-        self.events: list[Event] = []
+        super().__init__(data, scenario, rng)
         self._where: dict[str, list[str]] | None = None
         self._zoc: dict[str, frozenset[str]] = {}
         self._side_units: dict[str, list[str]] = {}
-        self._profiles: dict[tuple[str, bool], tuple[Any, ...]] = {}
-        index = scenario._index()
+        self.step_profiles: dict[tuple[str, bool], tuple[Any, ...]] = {}
+        index = scenario.lookups()
         # Plain-dict lookups for the hot loops (pathfinding, ZOC, supply): no model layer in between.
         self._unit_index = index["units"]
         self.neighbours: Callable[[str], tuple[str, ...]] = index["nbrs"].__getitem__
         self._sides: dict[tuple[str, str], HexsideInfo] = index["sides"]
         self.hexinfo: Callable[[str], HexInfo] = index["hexes"].__getitem__
 
-    # ------------------------------------------------------------------ events and dice
-
-    def emit(self, kind: str, visible_to: Iterable[str] | None = None, hidden_from: Iterable[str] = (),
-             **data: Any) -> None:
-        self.events.append(Event(kind, data, tuple(visible_to) if visible_to is not None else None,
-                                 tuple(hidden_from)))
-
-    def remember(self, kind: str, **data: Any) -> None:
-        """A public action of the current activation, for the map's highlights."""
-        self.data["recent"].append(dict(data, kind=kind))
-
-    def d6(self, purpose: str) -> Die:
-        assert self.rng is not None, "rolling dice needs the game's Rng"
-        return self.rng.d6(purpose)
-
     # ------------------------------------------------------------------ simple fields
-
-    @property
-    def turn(self) -> int:
-        return self.data["turn"]
 
     @property
     def options(self) -> Options:
@@ -84,7 +62,7 @@ class Board(FrameStack):
     @property
     def frozen(self) -> bool:
         """Major rivers and the winter trail are frozen (6.2.1C, 6.2.2B)."""
-        return self.s.frozen(self.turn, self.data["freeze_extended"])
+        return self.scenario.frozen(self.turn, self.data["freeze_extended"])
 
     # ------------------------------------------------------------------ units
 
@@ -122,7 +100,7 @@ class Board(FrameStack):
 
     def is_army_hq(self, uid: str) -> bool:
         unit = self.unit(uid)
-        return unit.type == "hq" and unit.formation is not None and self.s.formation(unit.formation).kind == "army"
+        return unit.type == "hq" and unit.formation is not None and self.scenario.formation(unit.formation).kind == "army"
 
     def attack(self, uid: str) -> int:
         return self.unit(uid).strength(self.is_reduced(uid)).attack
@@ -256,7 +234,7 @@ class Board(FrameStack):
 
     def blocks_zoc(self, a: str, b: str, frozen: bool | None = None) -> bool:
         frozen = self.frozen if frozen is None else frozen
-        memo = self.s.memo(("zoc_blocks", frozen), _zoc_memo)
+        memo = self.scenario.memo(("zoc_blocks", frozen), _zoc_memo)
         found = memo.get((a, b))
         if found is None:
             side = self.hexside(a, b)
@@ -281,7 +259,7 @@ class Board(FrameStack):
 
     def may_stand(self, uid: str, hex_id: str) -> bool:
         """Terrain and the German PD / Narva restrictions (6.3A, C-E; 11.3.1), whatever the enemy."""
-        info = self.s.hex(hex_id)
+        info = self.scenario.hex(hex_id)
         if info.water:  # an all-water hex is never entered; a lake drawn in a land hex is nothing (ruling N-14)
             return False
         unit = self.unit(uid)
@@ -290,7 +268,7 @@ class Board(FrameStack):
                 return False
             if ("narva" in info.areas or "enclave" in info.areas) and not unit.ss:
                 return False
-        if self.s.move_cost(hex_id, "mechanized" if self.is_mechanized(uid) else "infantry") is None:
+        if self.scenario.move_cost(hex_id, "mechanized" if self.is_mechanized(uid) else "infantry") is None:
             # prohibited terrain off-road; a road or railway into the hex still lets units stand there
             routes = info.routes if self.frozen else info.routes - {"winter_trail"}
             return bool(routes)
@@ -299,7 +277,7 @@ class Board(FrameStack):
     def stacking_ok(self, hex_id: str, extra: Iterable[str] = ()) -> bool:
         """Two combat units, one HQ and one Soviet assault gun (7.1B)."""
         units = set(self.units_at(hex_id)) | set(extra)
-        limits = self.s.meta.stacking
+        limits = self.scenario.meta.stacking
         guns = [u for u in units if self.unit(u).type == "assault_gun" and self.side_of(u) == "soviet"]
         hqs = [u for u in units if self.is_hq(u)]
         combat = [u for u in units if not self.is_hq(u) and u not in guns]
@@ -309,8 +287,4 @@ class Board(FrameStack):
 
     @cached_property
     def last_turn(self) -> int:
-        return self.s.meta.last_turn
-
-    def fail(self, message: str, suggestions: Iterable[str] = ()) -> NoReturn:
-        """Refuse the order being applied: raises IllegalOrder with `message` and legal `suggestions`."""
-        raise IllegalOrder(message, tuple(suggestions))
+        return self.scenario.meta.last_turn

@@ -10,18 +10,19 @@ displacements are frames of their own, so each can ask its owner.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, cast
+from typing import Any, cast
 
 from moderator.core.contract import Decision
-from moderator.core.frames import new_frame
+from moderator.core.frames import Stage, StageSequence, new_frame
 from moderator.core.grammar import Order
 from moderator.core.rng import Die
 from moderator.games.narva.board import Board, enemy
 from moderator.games.narva.losses import push_losses
 from moderator.games.narva.retreat import push_retreat
-from moderator.games.narva.state import AirMode, CombatFrame, CombatStage, Side, following
+from moderator.games.narva.state import AirMode, CombatFrame, CombatStage, Side
 
 
 @dataclass
@@ -41,23 +42,23 @@ class Odds:
 
 
 def odds_label(board: Board, side: str, column: int) -> str:
-    col = sorted(board.s.tables.crt.columns, key=lambda c: c.index)[column - 1]
+    col = sorted(board.scenario.tables.crt.columns, key=lambda c: c.index)[column - 1]
     return getattr(col, side)
 
 
 def pd_value(board: Board, division: str) -> int:
-    track = board.s.tables.pd_track
+    track = board.scenario.tables.pd_track
     return track.boxes[board.data["pd"][division]]
 
 
 def pd_at_zero(board: Board, division: str) -> bool:
-    return board.data["pd"][division] >= len(board.s.tables.pd_track.boxes) - 1
+    return board.data["pd"][division] >= len(board.scenario.tables.pd_track.boxes) - 1
 
 
 def extended_column(board: Board, side: str, attack: int, defense: int) -> int:
     """The attacker's CRT column, continued below the table (1-3 is column 0, 1-4 column -1 ...)
     so that right shifts can lift a low ratio back onto the table (ruling N-33)."""
-    column = board.s.odds_column(side, attack, defense)
+    column = board.scenario.odds_column(side, attack, defense)
     if column is not None:
         return column
     if attack <= 0:
@@ -84,10 +85,10 @@ def halved_attack(board: Board, uid: str, target: str) -> tuple[Fraction, list[s
 def modified_defense(board: Board, uid: str, target: str) -> tuple[Fraction, list[str]]:
     value = Fraction(board.defense(uid))
     why = []
-    effect = board.s.terrain_effect(board.s.terrain(target))
+    effect = board.scenario.terrain_effect(board.scenario.terrain(target))
     if effect.defense_multiplier > 1:
         value *= effect.defense_multiplier  # 9.3C: doubled once, before any halving
-        why.append(f"{board.s.terrain(target)} x{effect.defense_multiplier}")
+        why.append(f"{board.scenario.terrain(target)} x{effect.defense_multiplier}")
     if board.supply(uid) != "ok":
         value /= 2
         why.append(board.supply(uid))
@@ -110,23 +111,23 @@ def compute_odds(board: Board, side: str, attackers: list[str], target: str, air
         odds.defense_detail.append({"unit": uid, "printed": board.defense(uid), "value": str(value), "why": why})
     odds.attack = math.floor(a_total)  # 2.1.2, ruling N-31: add the fractions, then round the totals down once
     odds.defense = math.floor(d_total)
-    columns = board.s.crt_columns()
+    columns = board.scenario.crt_columns()
     if odds.defense <= 0:
         odds.zero_defense = True  # 9.3.2C: highest column, regardless of shifts
         odds.base_column = odds.column = columns
         return odds
     odds.base_column = extended_column(board, side, odds.attack, odds.defense)
-    effect = board.s.terrain_effect(board.s.terrain(target))
+    effect = board.scenario.terrain_effect(board.scenario.terrain(target))
     if effect.column_shift:
-        odds.shifts.append((f"{board.s.terrain(target)} (TEC)", effect.column_shift))
+        odds.shifts.append((f"{board.scenario.terrain(target)} (TEC)", effect.column_shift))
     if target in board.data["pinned"]:
         odds.shifts.append(("pinned (2.5.1.3B)", 1))
     for air_id, mode in sorted(air.items()):
-        unit = board.s.air_unit(air_id)
+        unit = board.scenario.air_unit(air_id)
         odds.shifts.append((f"{unit.name} {mode} attack (12.1)", unit.full if mode == "full" else unit.normal or 0))
     if stavka:
         odds.shifts.append(("Stavka directive (2.5.3B)", 1))
-    division = board.s.hex(target).pd_division
+    division = board.scenario.hex(target).pd_division
     if side == "soviet" and division is not None and board.owner_of(target) == "german":
         value = pd_value(board, division)
         if value:
@@ -139,7 +140,7 @@ def compute_odds(board: Board, side: str, attackers: list[str], target: str, air
 def combat_die(board: Board, side: str, purpose: str) -> tuple[Die, int]:
     """The combat die and the modified total read on the CRT (14.10B: +1 to Soviet rolls on Turn 1)."""
     die = board.d6(purpose)
-    modifier = board.s.meta.first_turn.soviet_combat_modifier if (side == "soviet" and board.turn == 1) else 0
+    modifier = board.scenario.meta.first_turn.soviet_combat_modifier if (side == "soviet" and board.turn == 1) else 0
     return die, die.value + modifier
 
 
@@ -148,7 +149,7 @@ def start_combat(board: Board, side: Side, target: str, attackers: list[str], ai
     """Push the combat frame of an announced attack; it resolves when it comes up."""
     return cast(CombatFrame, board.push(new_frame(
         board.data, "combat", side=side, target=target, attackers=list(attackers), air=dict(air), stavka=stavka,
-        min_column=min_column, stage=COMBAT_STAGES[0], defenders=[], result={})))
+        min_column=min_column, stage=COMBAT_STAGES.first, defenders=[], result={})))
 
 
 def pd_absorb(board: Board, division: str, losses: int, retreat: int) -> tuple[int, int, int]:
@@ -174,8 +175,8 @@ def pd_absorb(board: Board, division: str, losses: int, retreat: int) -> tuple[i
 
 def defender_result(board: Board, target: str, losses: int, retreat: int, barrage: bool) -> dict[str, Any]:
     """Negations (9.4.4, 9.5.6, 11.3.3; none against barrage, 2.5.1.2) and the PD track (11.3.4)."""
-    info = board.s.hex(target)
-    effect = board.s.terrain_effect(info.terrain)
+    info = board.scenario.hex(target)
+    effect = board.scenario.terrain_effect(info.terrain)
     notes = []
     defender_side = board.owner_of(target)
     german_pd = info.pd_division is not None and defender_side == "german"
@@ -196,14 +197,14 @@ def defender_result(board: Board, target: str, losses: int, retreat: int, barrag
 # The steps of one combat in the rules' order: the odds and the die, then the results, the
 # defender's first (9.1C), losses before retreats, the defender's retreat before the attacker's
 # (9.5A), and the advance into a vacated hex (9.6).
-COMBAT_STAGES: tuple[CombatStage, ...] = (
-    "resolve",  # 9.3, 12.1, 14.10B
-    "defender_losses",  # 9.4
-    "defender_retreat",  # 9.5
-    "attacker_losses",  # 9.4
-    "attacker_retreat",  # 9.5, 9.5.6B
-    "advance",  # 9.6
-    "done",
+COMBAT_STAGES: StageSequence[CombatStage] = StageSequence(
+    Stage("resolve", "9.3, 12.1, 14.10B: the odds, the shifts and the die"),
+    Stage("defender_losses", "9.4: the defender's step losses"),
+    Stage("defender_retreat", "9.5: the defender's retreat"),
+    Stage("attacker_losses", "9.4: the attacker's step losses"),
+    Stage("attacker_retreat", "9.5, 9.5.6B: the attacker's retreat"),
+    Stage("advance", "9.6: the advance into a vacated hex"),
+    Stage("done", "9.0: the combat is over"),
 )
 
 
@@ -225,7 +226,7 @@ class Combat:
         elif stage == "resolve":
             resolve(board, frame)
         else:
-            frame["stage"] = following(COMBAT_STAGES, stage)
+            frame["stage"] = COMBAT_STAGES.after(stage)
             RESULT_STEPS[stage](board, frame)
         return True
 
@@ -253,7 +254,7 @@ def resolve(board: Board, frame: CombatFrame) -> None:
     board.data["last_combat_cancelled"] = False
     air_to_base(board, frame["air"])  # after the cancellation test: N-54, unused air goes back
     die, total = combat_die(board, side, f"combat {target}")
-    cell = board.s.crt_result(side, odds.column, total)
+    cell = board.scenario.crt_result(side, odds.column, total)
     attacker = attacker_result(board, frame, cell.attacker_steps, cell.attacker_retreat)
     defender = defender_result(board, target, cell.defender_steps, cell.defender_retreat, barrage=False)
     frame["result"] = {"defender": defender, "attacker": {"losses": attacker["losses"], "retreat": attacker["retreat"]}}
@@ -262,7 +263,7 @@ def resolve(board: Board, frame: CombatFrame) -> None:
                defender_after=defender, attacker_after=attacker, **reveal)
     board.remember("combat", side=side, hex=target, result=cell.code,
                    **{"from": sorted({board.hex_of(u) for u in attackers})})
-    frame["stage"] = following(COMBAT_STAGES, "resolve")
+    frame["stage"] = COMBAT_STAGES.after("resolve")
 
 
 def cancel(board: Board, frame: CombatFrame, below_table: bool, reveal: dict[str, Any]) -> None:
@@ -285,13 +286,13 @@ def attacker_result(board: Board, frame: CombatFrame, crt_losses: int, crt_retre
     losses, retreat, notes = crt_losses, crt_retreat, []
     if frame["stavka"]:
         # 2.5.3C-D: an additional A1; every attacker retreat becomes step losses
-        if retreat and all(board.s.terrain_effect(board.s.terrain(board.hex_of(u))).negate_first_retreat
+        if retreat and all(board.scenario.terrain_effect(board.scenario.terrain(board.hex_of(u))).negate_first_retreat
                            for u in attackers):
             retreat -= 1  # ruling N-26: 9.5.6B cancels the first hex if every attacker is in a village/city
         losses += 1 + retreat
         notes.append(f"Stavka: +1 loss and {retreat} retreat(s) taken as losses (2.5.3)")
         retreat = 0
-    if crt_losses and all(board.s.terrain(board.hex_of(u)) == "city" for u in attackers):
+    if crt_losses and all(board.scenario.terrain(board.hex_of(u)) == "city" for u in attackers):
         # 9.4.4A ignores the first loss *from the CRT* (ruling N-34); Stavka's extra A1 is not one
         losses -= 1
         notes.append("attackers in a city: first loss negated (9.4.4)")
@@ -353,7 +354,7 @@ def attacker_retreat(board: Board, frame: CombatFrame) -> None:
     for uid in surviving_attackers(board, frame):
         by_hex.setdefault(board.hex_of(uid), []).append(uid)
     for origin, units in sorted(by_hex.items(), reverse=True):
-        effect = board.s.terrain_effect(board.s.terrain(origin))
+        effect = board.scenario.terrain_effect(board.scenario.terrain(origin))
         negated = 1 if effect.negate_first_retreat else 0
         hq = [u for u in board.hqs_at(origin)]
         if length - negated > 0:

@@ -10,7 +10,7 @@ activates nothing (4.1.1B, ruling N-19).  The phase ends when the last command c
 from __future__ import annotations
 
 from moderator.core.contract import Decision
-from moderator.core.frames import answered, ask, new_frame
+from moderator.core.frames import Stage, StageSequence, answered, ask, new_frame
 from moderator.core.grammar import Order
 from moderator.games.narva import activation as act
 from moderator.games.narva.actions import resolve_action
@@ -18,21 +18,21 @@ from moderator.games.narva.barrage import start_barrages
 from moderator.games.narva.board import Board
 from moderator.games.narva.hq import in_command_range, outside_army_span
 from moderator.games.narva.reinforce import settle_overstack
-from moderator.games.narva.state import ActivationFrame, CommandFrame, CommandStage, CupFrame, following
+from moderator.games.narva.state import ActivationFrame, CommandFrame, CommandStage, CupFrame
 from moderator.games.narva.supply import hex_supplied, supplied_hexes
 
 # A command chit's activation, in the rules' order.
-COMMAND_STAGES: tuple[CommandStage, ...] = (
-    "hq",  # 4.1.1C-F: the drawn chit's HQ (or a Soviet Army HQ relocates instead, 4.1.3)
-    "attach",  # 4.2.1A: units not of the HQ's formation join it
-    "move",  # 4.0A, 6.0: the Movement Segment
-    "attack",  # 4.0A, 9.0: the Combat Segment
-    "end",  # 4.2.1B: the chit goes onto the Activations Track
+COMMAND_STAGES: StageSequence[CommandStage] = StageSequence(
+    Stage("hq", "4.1.1C-F: the drawn chit's HQ (or a Soviet Army HQ relocates instead, 4.1.3)"),
+    Stage("attach", "4.2.1A: units not of the HQ's formation join it"),
+    Stage("move", "4.0A, 6.0: the Movement Segment"),
+    Stage("attack", "4.0A, 9.0: the Combat Segment"),
+    Stage("end", "4.2.1B: the chit goes onto the Activations Track"),
 )
 
 
 def command_chits_left(board: Board) -> bool:
-    return any(board.s.chit(c).kind == "command" for c in board.data["cup"])
+    return any(board.scenario.chit(c).kind == "command" for c in board.data["cup"])
 
 
 def draw_chit(board: Board) -> str:
@@ -70,7 +70,7 @@ class CommandPhase:
             board.emit("command_phase_over", action_chits_left=left)
             return True
         chit_id = draw_chit(board)
-        chit = board.s.chit(chit_id)
+        chit = board.scenario.chit(chit_id)
         frame["draws"] += 1
         if chit.kind == "action":
             board.data["drawn_actions"].append(chit_id)
@@ -84,9 +84,9 @@ class CommandPhase:
 def use_command_chit(board: Board, frame: CupFrame, chit_id: str) -> None:
     """4.1.1B-C: the chit counts against its side's limit and goes onto the Activations Track; within
     the limit, its side becomes active and chooses the HQ."""
-    chit = board.s.chit(chit_id)
+    chit = board.scenario.chit(chit_id)
     side = chit.side
-    limit = board.s.activation_limit(board.turn, side)
+    limit = board.scenario.activation_limit(board.turn, side)
     used = board.data["used"][side]
     board.data["used"][side] = used + 1
     board.data["tracks"][side].append(chit_id)
@@ -101,14 +101,14 @@ def use_command_chit(board: Board, frame: CupFrame, chit_id: str) -> None:
     board.data["active_side"] = side
     board.data["recent_activation"] = []
     board.push(new_frame(board.data, "command", side=side, chit=chit_id, chit_group=chit.group,
-                         stage=COMMAND_STAGES[0], mode="command", hq=None, movers=[], fighters=[], moved=[],
+                         stage=COMMAND_STAGES.first, mode="command", hq=None, movers=[], fighters=[], moved=[],
                          attacked=[], ferries=[], context={"chit": chit.group}))
 
 
 def eligible_hqs(board: Board, frame: CommandFrame) -> list[str]:
     """The HQs the drawn chit may activate (4.1.1D-F, 4.1.2A, 4.2.3D)."""
     side = frame["side"]
-    group = board.s.command_group(frame["chit_group"])
+    group = board.scenario.command_group(frame["chit_group"])
     last = board.data["last_hq"][side]
     if side == "german":
         out = []
@@ -129,9 +129,9 @@ def eligible_hqs(board: Board, frame: CommandFrame) -> list[str]:
         unit = board.unit(uid)
         if not board.is_hq(uid) or board.is_army_hq(uid) or uid == last:
             continue
-        if board.s.distance(board.hex_of(army), board.hex_of(uid)) > reach:
+        if board.scenario.distance(board.hex_of(army), board.hex_of(uid)) > reach:
             continue  # 4.1.1D: a corps HQ in the Army HQ's command radius
-        if board.options["corps_choice"] == "own_army" and board.s.formation(unit.formation).parent != army_formation:
+        if board.options["corps_choice"] == "own_army" and board.scenario.formation(unit.formation).parent != army_formation:
             continue
         out.append(uid)
     return sorted(out)
@@ -140,7 +140,7 @@ def eligible_hqs(board: Board, frame: CommandFrame) -> list[str]:
 def why_not_eligible(board: Board, frame: CommandFrame, hq: str) -> str:
     """Why `eligible_hqs` leaves this HQ out, with the rule, as a player is told it."""
     side = frame["side"]
-    group = board.s.command_group(frame["chit_group"])
+    group = board.scenario.command_group(frame["chit_group"])
     if hq == board.data["last_hq"][side]:
         return "it activated last time (4.1.2)"
     if side == "german":
@@ -150,13 +150,13 @@ def why_not_eligible(board: Board, frame: CommandFrame, hq: str) -> str:
             return "Strachwitz may be activated only once a turn (4.2.3D)"
         return "it is not on the map"
     army = group.hqs[0]
-    if not board.on_map(army):
+    if not board.is_on_map(army):
         return f"{board.unit(army).name} is not on the map"
     if not board.is_hq(hq) or board.is_army_hq(hq) or board.side_of(hq) != "soviet":
         return "an Army HQ chit activates a Soviet corps HQ (4.1.1D)"
-    if not board.on_map(hq):
+    if not board.is_on_map(hq):
         return "it is not on the map"
-    distance = board.s.distance(board.hex_of(army), board.hex_of(hq))
+    distance = board.scenario.distance(board.hex_of(army), board.hex_of(hq))
     reach = board.unit(army).command_range or 0
     if distance > reach:
         return (f"it is {distance} hexes from {board.unit(army).name}, beyond its command radius of {reach} "
@@ -184,8 +184,8 @@ def relocation_hexes(board: Board, army: str) -> list[str]:
     outside the other Army HQs' span."""
     hexes = supplied_hexes(board, "soviet")
     out = []
-    for h in board.s.hex_ids():
-        if h == board.hex_of(army) or board.s.hex(h).water or board.enemy_in(h, "soviet") or board.hqs_at(h):
+    for h in board.scenario.hex_ids():
+        if h == board.hex_of(army) or board.scenario.hex(h).water or board.enemy_in(h, "soviet") or board.hqs_at(h):
             continue
         if board.in_enemy_zoc(h, "soviet") or not hex_supplied(board, "soviet", h, hexes):
             continue
@@ -234,11 +234,11 @@ class CommandActivation(act.Moves):
     def _hq_decision(self, board: Board, frame: CommandFrame) -> Decision:
         side = frame["side"]
         hqs = eligible_hqs(board, frame)
-        name = board.s.chit(frame["chit"]).name
+        name = board.scenario.chit(frame["chit"]).name
         options = [f"ACTIVATE {board.unit(h).name}" for h in hqs] + ["PASS"]
         extra = " Or RELOCATE TO <hex> to move the Army HQ instead (4.1.3)." if side == "soviet" else ""
         prompt = (f"Chit {name} drawn (activation {board.data['used'][side]} of "
-                  f"{board.s.activation_limit(board.turn, side)} this turn): which HQ? "
+                  f"{board.scenario.activation_limit(board.turn, side)} this turn): which HQ? "
                   f"{', '.join(board.unit(h).name for h in hqs) or 'none eligible'}.{extra}")
         return ask(frame, side, "hq", prompt, options, "PASS", context=self.context(frame))
 
@@ -296,7 +296,7 @@ class CommandActivation(act.Moves):
         """4.1.3: the Soviet Army HQ moves anywhere legal as the activation's sole action."""
         if frame["side"] != "soviet":
             board.fail("only a Soviet Army HQ may relocate (4.1.3)")
-        army = board.s.command_group(frame["chit_group"]).hqs[0]
+        army = board.scenario.command_group(frame["chit_group"]).hqs[0]
         if not board.is_on_map(army):
             board.fail("this army's HQ is not on the map")
         target = str(order.get("hex"))
@@ -339,7 +339,7 @@ class CommandActivation(act.Moves):
                    in_command=in_command, out_of_command=out, extra=extra, visible_to=(side,))
         board.emit("hq_activated", side=side, chit=frame["chit"], hq=hq, hex=board.hex_of(hq), hidden_from=(side,))
         self._after_activation(board, frame)
-        frame["stage"] = following(COMMAND_STAGES, "hq")
+        frame["stage"] = COMMAND_STAGES.after("hq")
 
     @staticmethod
     def _landing_brigade(board: Board, frame: CommandFrame) -> list[str]:
@@ -406,7 +406,7 @@ class CommandActivation(act.Moves):
 
     @staticmethod
     def _begin_moves(board: Board, frame: CommandFrame) -> None:
-        frame["stage"] = following(COMMAND_STAGES, "attach")
+        frame["stage"] = COMMAND_STAGES.after("attach")
         if "strachwitz" in board.unit(str(frame["hq"])).special:
             # 4.2.3C: one barrage anywhere next to a German (combat, ruling N-13) unit, before its units move
             start_barrages(board, "german", 1, "strachwitz")
@@ -416,7 +416,7 @@ class CommandActivation(act.Moves):
     def step(self, board: Board, frame: CommandFrame) -> bool:
         stage = frame["stage"]
         if stage == "hq" and frame["side"] == "soviet" and not board.is_on_map(
-                board.s.command_group(frame["chit_group"]).hqs[0]):
+                board.scenario.command_group(frame["chit_group"]).hqs[0]):
             board.emit("activation_passed", side=frame["side"], chit=frame["chit"],
                        reason="the Army HQ is not on the map (ruling N-45)")
             self._after_activation(board, frame)  # ruling N-27: passed, so used
@@ -426,10 +426,10 @@ class CommandActivation(act.Moves):
             self._begin_moves(board, frame)
             return True
         if stage == "move" and not act.movable(board, frame):
-            frame["stage"] = following(COMMAND_STAGES, "move")
+            frame["stage"] = COMMAND_STAGES.after("move")
             return True
         if stage == "attack" and not act.attack_targets(board, frame):
-            frame["stage"] = following(COMMAND_STAGES, "attack")
+            frame["stage"] = COMMAND_STAGES.after("attack")
             return True
         if stage == "end":
             self._finish(board, frame)
@@ -478,7 +478,7 @@ class Activation(act.Moves):
             frame["stage"] = act.after_moves(frame)
             return True
         if stage == "attack" and not act.attack_targets(board, frame):
-            frame["stage"] = following(act.ACTIVATION_STAGES, "attack")
+            frame["stage"] = act.ACTIVATION_STAGES.after("attack")
             return True
         if stage == "end":
             board.pop()

@@ -2,16 +2,39 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from moderator.core.bots import Brain
-from moderator.core.contract import (REFEREE, Decision, Event, GameInfo, OptionSpec, Outcome, ScenarioInfo,
-                                     StandingDefault, View)
+from moderator.core.contract import (
+    REFEREE,
+    Decision,
+    Event,
+    GameInfo,
+    OptionSpec,
+    Outcome,
+    ScenarioInfo,
+    StandingDefault,
+    View,
+)
 from moderator.core.frames import FrameStackEngine
 from moderator.core.grammar import Lexicon
 from moderator.core.rng import Rng
-from moderator.games.narva import (actions, advance, barrage, combat, command, conditions, hq, losses, mapdraw, narrate,
-                                   reinforce, retreat, sequence)
+from moderator.games.narva import (
+    actions,
+    advance,
+    barrage,
+    combat,
+    command,
+    conditions,
+    hq,
+    losses,
+    mapdraw,
+    narrate,
+    reinforce,
+    retreat,
+    sequence,
+)
 from moderator.games.narva.board import SIDES, Board
 from moderator.games.narva.bot import brains
 from moderator.games.narva.orders import GRAMMAR

@@ -40,7 +40,7 @@ def overrun_lone_hqs(board: Board, hex_id: str, by: str) -> list[str]:
 
 def in_command_range(board: Board, hq: str, uid: str) -> bool:
     """4.2.4A: within the HQ's command range, counted in hexes from the HQ."""
-    return board.s.distance(board.hex_of(hq), board.hex_of(uid)) <= (board.unit(hq).command_range or 0)
+    return board.scenario.distance(board.hex_of(hq), board.hex_of(uid)) <= (board.unit(hq).command_range or 0)
 
 
 def outside_army_span(board: Board, hq: str, hex_id: str) -> bool:
@@ -52,7 +52,7 @@ def outside_army_span(board: Board, hq: str, hex_id: str) -> bool:
     for other in board.units_of("soviet"):
         if other != hq and board.is_army_hq(other):
             reach = max(mine, board.unit(other).command_range or 0)
-            if board.s.distance(hex_id, board.hex_of(other)) <= reach:
+            if board.scenario.distance(hex_id, board.hex_of(other)) <= reach:
                 return False
     return True
 
@@ -61,8 +61,8 @@ def displacement_hexes(board: Board, hq: str, origin: str) -> list[str]:
     side = board.side_of(hq)
     hexes = supplied_hexes(board, side)
     found = []
-    for h in board.s.hex_ids():
-        if board.s.distance(origin, h) < DISPLACE_DISTANCE:
+    for h in board.scenario.hex_ids():
+        if board.scenario.distance(origin, h) < DISPLACE_DISTANCE:
             continue
         if not _may_receive(board, hq, h, side, hexes):
             continue
@@ -71,7 +71,7 @@ def displacement_hexes(board: Board, hq: str, origin: str) -> list[str]:
 
 
 def _may_receive(board: Board, hq: str, h: str, side: str, hexes: frozenset[str]) -> bool:
-    if board.s.hex(h).water or board.enemy_in(h, side) or board.hqs_at(h):
+    if board.scenario.hex(h).water or board.enemy_in(h, side) or board.hqs_at(h):
         return False
     if not board.may_stand(hq, h) or board.in_enemy_zoc(h, side):
         return False
@@ -82,12 +82,12 @@ def _may_receive(board: Board, hq: str, h: str, side: str, hexes: frozenset[str]
 
 def auto_hex(board: Board, hq: str, origin: str, legal: list[str]) -> str:
     """Deadline answer: the legal hex nearest the origin, then nearest a friendly supply source."""
-    sources = board.s.supply_sources(board.side_of(hq))
+    sources = board.scenario.supply_sources(board.side_of(hq))
 
     def to_source(h: str) -> int:
-        return min((board.s.distance(h, s) for s in sources), default=0)
+        return min((board.scenario.distance(h, s) for s in sources), default=0)
 
-    return min(legal, key=lambda h: (board.s.distance(origin, h), to_source(h), h))
+    return min(legal, key=lambda h: (board.scenario.distance(origin, h), to_source(h), h))
 
 
 class Displace:
@@ -101,7 +101,7 @@ class Displace:
         hq = frame["hq"]
         legal = self._legal(board, frame)
         side = board.side_of(hq)
-        near = sorted(legal, key=lambda h: (board.s.distance(frame["origin"], h), h))[:8]
+        near = sorted(legal, key=lambda h: (board.scenario.distance(frame["origin"], h), h))[:8]
         prompt = (f"Your HQ {board.unit(hq).name} was displaced from {frame['origin']} (11.1.3): where to? "
                   f"A supplied hex, not in an enemy zone of control, at least {DISPLACE_DISTANCE} hexes away; "
                   f"nearest: {', '.join(near)}.")
@@ -123,7 +123,7 @@ class Displace:
                 board.fail(f"{target} is not a legal displacement hex (11.1.3: supplied, no enemy ZOC, "
                            f"at least {DISPLACE_DISTANCE} hexes away{span})",
                            [f"DISPLACE TO {h}"
-                            for h in sorted(legal, key=lambda h: board.s.distance(frame['origin'], h))[:3]])
+                            for h in sorted(legal, key=lambda h: board.scenario.distance(frame['origin'], h))[:3]])
         answered(frame)
         board.pop()
         self._place(board, frame["hq"], frame["origin"], target)

@@ -12,8 +12,9 @@ changes where something drawn there changed: the tests compare pixels.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any
 
 from PIL import Image, ImageDraw
 

@@ -8,20 +8,47 @@ entering there never hide them.  The legend fills the empty sea in the map's top
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 from PIL import Image, ImageDraw
 
 from moderator.games.narva.mapdraw_frame import Frame, full_frame
-from moderator.games.narva.mapdraw_style import (BANDS, BARRAGE, BLOCK, BRIDGE_DECK, COMBAT, CONTOUR, CUT, GRID, HOUSE,
-                                                 ICE, INK, ISOLATED, MARSH, MOVE, NUMBER, OOS, PAPER, PIN, RAIL, RIVER,
-                                                 RIVER_MINOR, RIVER_OPEN, ROLLBAHN_CORE, ROUTE, SIDE_DARK, SOVIET_RED,
-                                                 TERRAIN, TREE, WHITE)
+from moderator.games.narva.mapdraw_style import (
+    BANDS,
+    BARRAGE,
+    BLOCK,
+    BRIDGE_DECK,
+    COMBAT,
+    CONTOUR,
+    CUT,
+    GRID,
+    HOUSE,
+    ICE,
+    INK,
+    ISOLATED,
+    MARSH,
+    MOVE,
+    NUMBER,
+    OOS,
+    PAPER,
+    PIN,
+    RAIL,
+    RIVER,
+    RIVER_MINOR,
+    RIVER_OPEN,
+    ROLLBAHN_CORE,
+    ROUTE,
+    SIDE_DARK,
+    SOVIET_RED,
+    TERRAIN,
+    TREE,
+    WHITE,
+)
 from moderator.games.narva.mapdraw_units import counter, move_arrow, tag
-from moderator.games.narva.scenario import ROAD_KINDS, Scenario
-from moderator.games.narva.scenario import scenario_named
+from moderator.games.narva.scenario import ROAD_KINDS, Scenario, scenario_named
 from moderator.render.drawing import RGB, Point, draw_dashed, draw_polyline, draw_text, font, unit_vector
 
 
@@ -149,7 +176,7 @@ def _offset_polyline(points: Sequence[Point], shift: Sequence[bool], distance: f
             continue
         nx = ny = 0.0
         for j, k in ((i - 1, i), (i, i + 1)):
-            if 0 <= j and k < len(points):
+            if j >= 0 and k < len(points):
                 ux, uy, _ = unit_vector(*points[j], *points[k])
                 nx, ny = nx + uy, ny - ux
         norm = math.hypot(nx, ny) or 1.0

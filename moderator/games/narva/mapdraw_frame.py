@@ -9,13 +9,12 @@ the full map (s = 26) and the detail image (s = 44) share one drawing code and d
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
 
 from moderator.games.narva.mapdraw_style import DETAIL_HEX, DETAIL_MIN_HEX, DETAIL_SIZE, HEX, MARGIN
-from moderator.games.narva.scenario import Scenario
-from moderator.games.narva.scenario import scenario_named
+from moderator.games.narva.scenario import Scenario, scenario_named
 from moderator.maps.hexes import HexLayout
 from moderator.render.drawing import Point
 

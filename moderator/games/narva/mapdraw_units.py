@@ -9,18 +9,40 @@ sides, so a counter never hides a neighbour), place name.
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from PIL import ImageDraw
 
 from moderator.games.narva.mapdraw_frame import Frame
-from moderator.games.narva.mapdraw_style import (BANDS, BARRAGE, COMBAT, GERMAN, INK, ISOLATED, MOVE, OOS, PIN, SOVIET,
-                                                 SS, TAN, WHITE)
+from moderator.games.narva.mapdraw_style import (
+    BANDS,
+    BARRAGE,
+    COMBAT,
+    GERMAN,
+    INK,
+    ISOLATED,
+    MOVE,
+    OOS,
+    PIN,
+    SOVIET,
+    SS,
+    TAN,
+    WHITE,
+)
 from moderator.games.narva.scenario import Scenario
 from moderator.maps.hexes import is_hex_id
-from moderator.render.drawing import (RGB, Point, draw_arrowhead, draw_dashed, draw_polyline, draw_text, fit_text, font,
-                                      unit_vector)
-
+from moderator.render.drawing import (
+    RGB,
+    Point,
+    draw_arrowhead,
+    draw_dashed,
+    draw_polyline,
+    draw_text,
+    fit_text,
+    font,
+    unit_vector,
+)
 
 # -- counters and markers -----------------------------------------------------------------------
 

@@ -46,7 +46,7 @@ def usable_roads(board: Board, a: str, b: str, strategic: bool = False) -> tuple
 
 
 def road_hex(board: Board, hex_id: str, strategic: bool = False) -> bool:
-    routes = board.s.hex(hex_id).routes
+    routes = board.scenario.hex(hex_id).routes
     kinds = STRATEGIC_KINDS if strategic else ROAD_KINDS
     return any(k in routes and (k != "winter_trail" or board.frozen) for k in kinds)
 
@@ -56,7 +56,7 @@ def may_enter(board: Board, uid: str, a: str, b: str) -> tuple[bool, str]:
     side = board.side_of(uid)
     if b not in board.neighbours(a):
         return False, f"{b} is not next to {a}"
-    if board.s.hex(b).water:
+    if board.scenario.hex(b).water:
         return False, f"{b} is water (6.3A)"
     if board.enemy_in(b, side):
         if not (board.lone_hq(b) and board.is_combat(uid)):
@@ -72,7 +72,7 @@ def may_enter(board: Board, uid: str, a: str, b: str) -> tuple[bool, str]:
 
 def _standing_rule(board: Board, uid: str, hex_id: str) -> str:
     """The rule that makes `board.may_stand` false for this unit on a land hex, as a player is told it."""
-    info = board.s.hex(hex_id)
+    info = board.scenario.hex(hex_id)
     unit = board.unit(uid)
     if unit.side == "german" and info.pd_division is not None and unit.formation not in ("4SS", "11SS"):
         return "only the 4th and 11th SS may enter Prepared Defence hexes (6.3C, 11.3.1)"
@@ -122,11 +122,11 @@ def _static_memo(_scenario: object) -> dict[tuple, dict[tuple[str, str], float |
 
 def _profile(board: Board, uid: str, strategic: bool) -> tuple:
     """Everything but the enemy's positions that decides a step's cost for this unit."""
-    found = board._profiles.get((uid, strategic))
+    found = board.step_profiles.get((uid, strategic))
     if found is None:
         unit = board.unit(uid)
         german = unit.side == "german"
-        found = board._profiles[(uid, strategic)] = (
+        found = board.step_profiles[(uid, strategic)] = (
             board.is_mechanized(uid), german and unit.formation not in ("4SS", "11SS"),
             german and not unit.ss, board.frozen, strategic)
     return found
@@ -139,7 +139,7 @@ def step_cost(board: Board, uid: str, a: str, b: str, strategic: bool = False) -
     once per kind of unit and remembered; enemy units are checked every time."""
     if board.enemy_in(b, board.side_of(uid)) and not (board.lone_hq(b) and board.is_combat(uid)):
         return None  # 6.3B
-    memo = board.s.memo("step_costs", _static_memo).setdefault(_profile(board, uid, strategic), {})
+    memo = board.scenario.memo("step_costs", _static_memo).setdefault(_profile(board, uid, strategic), {})
     key = (a, b)
     if key not in memo:
         memo[key] = _terrain_step(board, uid, a, b, strategic)
@@ -147,7 +147,7 @@ def step_cost(board: Board, uid: str, a: str, b: str, strategic: bool = False) -
 
 
 def _terrain_step(board: Board, uid: str, a: str, b: str, strategic: bool) -> float | None:
-    if b not in board.neighbours(a) or board.s.hex(b).water or not board.may_stand(uid, b):
+    if b not in board.neighbours(a) or board.scenario.hex(b).water or not board.may_stand(uid, b):
         return None
     crossing = river_crossing(board, uid, a, b)
     if crossing == "prohibited":
@@ -155,20 +155,20 @@ def _terrain_step(board: Board, uid: str, a: str, b: str, strategic: bool) -> fl
     roads = usable_roads(board, a, b, strategic)
     if roads:
         # 6.2.1B: following the road, pay the road cost and ignore hex and hexside costs
-        costs = [board.s.road_effect(k).strategic if strategic else board.s.road_effect(k).move for k in roads]
+        costs = [board.scenario.road_effect(k).strategic if strategic else board.scenario.road_effect(k).move for k in roads]
         return min(c for c in costs if c is not None)
     if strategic:
         return None  # 6.4.1A: only along roads
     if crossing == "ferry":
         return None  # ferries are handled as a whole move (see `ferry_path`)
     move_class = "mechanized" if board.is_mechanized(uid) else "infantry"
-    terrain = board.s.move_cost(b, move_class)
+    terrain = board.scenario.move_cost(b, move_class)
     if terrain is None:
         return None
     extra = 0.0
     if crossing in ("minor", "frozen"):
         feature = "minor_river" if crossing == "minor" else "major_river_frozen"
-        text = board.s.hexside_effect(feature).move[move_class]
+        text = board.scenario.hexside_effect(feature).move[move_class]
         extra = float(text.lstrip("+")) if text not in ("P", "all") else 0.0
     return terrain + extra
 
@@ -180,7 +180,7 @@ def find_path(board: Board, uid: str, dest: str, rules: MoveRules, allowance: fl
         board.fail(f"{board.unit(uid).name} is not on the map")
     if dest == start:
         board.fail(f"{board.unit(uid).name} is already in {dest}")
-    if not board.s.on_map(dest):
+    if not board.scenario.on_map(dest):
         board.fail(f"there is no hex {dest} on the map")
     side = board.side_of(uid)
     ma = board.movement_allowance(uid) if allowance is None else allowance
@@ -216,7 +216,7 @@ def find_path(board: Board, uid: str, dest: str, rules: MoveRules, allowance: fl
         if not _stack_ok_at_end(board, uid, dest):
             board.fail(f"{dest} would be overstacked (7.1)")
         return Path((start, dest), float(ma), int(board.in_enemy_zoc(dest, side)), minimum_move=True)
-    if board.s.hex(dest).water:
+    if board.scenario.hex(dest).water:
         board.fail(f"{dest} is water (6.3A)")
     if not board.may_stand(uid, dest):
         board.fail(f"{board.unit(uid).name} may not enter {dest}: {_standing_rule(board, uid, dest)}")
@@ -269,7 +269,7 @@ def _stack_ok_at_end(board: Board, uid: str, dest: str) -> bool:
 
 
 def _stack_with(board: Board, here: list[str], uid: str) -> bool:
-    limits = board.s.meta.stacking
+    limits = board.scenario.meta.stacking
     units = here + [uid]
     guns = [u for u in units if board.unit(u).type == "assault_gun" and board.side_of(u) == "soviet"]
     hqs = [u for u in units if board.is_hq(u)]
@@ -290,7 +290,7 @@ def _dijkstra(board: Board, uid: str, start: str, dest: str | None, ma: float, r
     side = board.side_of(uid)
     strategic = rules.mode == STRATEGIC
     zoc = board.zoc_of(enemy(side))
-    ezoc = board.s.tables.ezoc
+    ezoc = board.scenario.tables.ezoc
     queue: list[tuple[float, int, tuple[str, ...]]] = [(0.0, 0, (start,))]
     best: dict[str, tuple[float, int]] = {start: (0.0, 0)}
     while queue:
@@ -335,7 +335,7 @@ def rail_path(board: Board, uid: str, dest: str, rules: MoveRules) -> Path:
     side = board.side_of(uid)
     if not rules.reinforcement:
         board.fail("only reinforcements may move by rail, on the turn they arrive (6.5D)")
-    if "railway_major" not in board.s.hex(start).routes:
+    if "railway_major" not in board.scenario.hex(start).routes:
         board.fail(f"{start} is not on a major railway (6.5A)")
     if board.in_enemy_zoc(start, side):
         board.fail(f"{board.unit(uid).name} is in an enemy zone of control: no rail move (6.5A)")

@@ -7,13 +7,13 @@ the reinforcements' own movement.
 from __future__ import annotations
 
 from moderator.core.contract import Decision
-from moderator.core.frames import answered, ask, new_frame
+from moderator.core.frames import Stage, StageSequence, answered, ask, new_frame
 from moderator.core.grammar import Order
 from moderator.games.narva import activation as act
 from moderator.games.narva.barrage import start_barrages
 from moderator.games.narva.board import Board
 from moderator.games.narva.hq import outside_army_span, overrun_lone_hqs
-from moderator.games.narva.state import Arrival, CoastalFrame, ReinforceFrame, ReinforceStage, Side, following
+from moderator.games.narva.state import Arrival, CoastalFrame, ReinforceFrame, ReinforceStage, Side
 from moderator.games.narva.supply import supplied_hexes
 
 BLOCKED_ENTRY_RANGE = 10  # 8.3B
@@ -28,7 +28,7 @@ def refill_cup(board: Board) -> None:
     over leave (the Wehrmacht chit in Turn 3, 2.4.1B); withdrawals take effect (2.5.5, 2.5.7)."""
     turn = board.turn
     data = board.data
-    for chit in board.s.chits_entering(turn):
+    for chit in board.scenario.chits_entering(turn):
         if chit.id not in data["removed"]:
             data["cup"].append(chit.id)
             board.emit("chit_added", chit=chit.id, name=chit.name)
@@ -36,13 +36,13 @@ def refill_cup(board: Board) -> None:
         if due != turn:
             continue
         del data["parked"][chit_id]
-        action = board.s.chit(chit_id).action
+        action = board.scenario.chit(chit_id).action
         if action in ("withdraw_59", "withdraw_214"):
             withdraw(board, chit_id)
         else:
             data["cup"].append(chit_id)
             board.emit("chit_returned", chit=chit_id)
-    for chit in board.s.chits_leaving(turn):
+    for chit in board.scenario.chits_leaving(turn):
         _remove_chit(board, chit.id, "its time on the Turn Record Track is over (2.4.1B)")
 
 
@@ -63,9 +63,9 @@ def _remove_chit(board: Board, chit_id: str, why: str) -> None:
 def withdraw(board: Board, chit_id: str) -> None:
     """2.5.5: the 59th Army (its HQ, its corps and their units, its command chits); 2.5.7: the
     214th Division.  The withdrawal chit leaves the game too (ruling N-28)."""
-    if board.s.chit(chit_id).action == "withdraw_59":
-        formations = {"59"} | {f.id for f in board.s.formations if f.parent == "59"}
-        chits = [c.id for c in board.s.chits if c.group == "59"]
+    if board.scenario.chit(chit_id).action == "withdraw_59":
+        formations = {"59"} | {f.id for f in board.scenario.formations if f.parent == "59"}
+        chits = [c.id for c in board.scenario.chits if c.group == "59"]
         name = "the 59th Army"
     else:
         formations = {"214"}
@@ -93,7 +93,7 @@ def arrivals_now(board: Board, side: str) -> list[Arrival]:
 def placement_ok(board: Board, uid: str, hex_id: str) -> bool:
     """8.3A: not on enemy units, not in an enemy ZOC (friendly units do not negate it)."""
     side = board.side_of(uid)
-    return (board.s.on_map(hex_id) and not board.enemy_in(hex_id, side) and not board.in_enemy_zoc(hex_id, side)
+    return (board.scenario.on_map(hex_id) and not board.enemy_in(hex_id, side) and not board.in_enemy_zoc(hex_id, side)
             and board.may_stand(uid, hex_id))
 
 
@@ -105,42 +105,50 @@ ARMY_HQ_PLACE = "4.2.5B: a supplied hex outside the other Army HQs' command span
 
 def entry_choices(board: Board, uid: str, letter: str) -> tuple[list[str], bool]:
     """The entry hexes if any is open, else the edge hexes within 10 along the same edge (8.3B)."""
-    hexes = board.s.entry_hexes(letter)
+    hexes = board.scenario.entry_hexes(letter)
     open_ = [h for h in hexes if placement_ok(board, uid, h)]
     if open_:
         return open_, False
-    edges = {e for h in hexes for e in board.s.hex(h).edges}
-    around = [h for h in board.s.hex_ids() if board.s.hex(h).edges & edges
-              and min(board.s.distance(h, e) for e in hexes) <= BLOCKED_ENTRY_RANGE and placement_ok(board, uid, h)]
-    return sorted(around, key=lambda h: (min(board.s.distance(h, e) for e in hexes), h)), True
+    edges = {e for h in hexes for e in board.scenario.hex(h).edges}
+    around = [h for h in board.scenario.hex_ids() if board.scenario.hex(h).edges & edges
+              and min(board.scenario.distance(h, e) for e in hexes) <= BLOCKED_ENTRY_RANGE and placement_ok(board, uid, h)]
+    return sorted(around, key=lambda h: (min(board.scenario.distance(h, e) for e in hexes), h)), True
 
 
 def army_hq_hexes(board: Board, hq: str) -> list[str]:
     """4.2.5B: a supplied hex outside the other Army HQs' span (not in an EZOC, 5.3A)."""
     hexes = supplied_hexes(board, "soviet")
-    found = [h for h in board.s.hex_ids() if h in hexes and placement_ok(board, hq, h) and not board.hqs_at(h)
+    found = [h for h in board.scenario.hex_ids() if h in hexes and placement_ok(board, hq, h) and not board.hqs_at(h)
              and outside_army_span(board, hq, h)]
     others = [board.hex_of(u) for u in board.units_of("soviet") if board.is_army_hq(u) and u != hq]
     # nearest first to the other Army HQs: just outside their span, near the front (PLACE AUTO)
-    return sorted(found, key=lambda h: (min((board.s.distance(h, o) for o in others), default=0), h))
+    return sorted(found, key=lambda h: (min((board.scenario.distance(h, o) for o in others), default=0), h))
 
 
 def landing_hexes(board: Board) -> list[str]:
     """8.6A-B: Merekula's two hexes unless both hold enemy combat units; then the coastal hexes next to
     the village without combat units."""
-    merekula = list(board.s.area_hexes("merekula"))
+    merekula = list(board.scenario.area_hexes("merekula"))
     free = [h for h in merekula if not (board.enemy_in(h, "soviet") and board.combat_units_at(h))]
     if free:
         return [h for h in free if not board.owner_of(h) == "soviet" or board.stacking_ok(h)]
-    return [h for h in board.s.area_hexes("merekula_landing") if not board.combat_units_at(h)]
+    return [h for h in board.scenario.area_hexes("merekula_landing") if not board.combat_units_at(h)]
 
 
 # Each side's Reinforcement Segment in the rules' order (3.0C: the German segment first).
-REINFORCEMENT_STAGES: dict[Side, tuple[ReinforceStage, ...]] = {
-    # replacements banked for this segment (ruling N-44), reroutes (8.4), placement (8.0-8.3), their moves (8.0B)
-    "german": ("start", "reroute", "place", "move"),
-    # placement and the Army HQs (8.0-8.3, 4.2.5B), the 260th MS landing (8.6), their moves (8.0B)
-    "soviet": ("start", "place", "land", "move"),
+REINFORCEMENT_STAGES: dict[Side, StageSequence[ReinforceStage]] = {
+    "german": StageSequence(
+        Stage("start", "ruling N-44: replacement points banked for this segment are spent"),
+        Stage("reroute", "8.4: arrivals whose entry area is blocked are rerouted"),
+        Stage("place", "8.0-8.3: the arrivals are placed"),
+        Stage("move", "8.0B: the arrivals move"),
+    ),
+    "soviet": StageSequence(
+        Stage("start", "8.0: the Soviet segment begins"),
+        Stage("place", "8.0-8.3, 4.2.5B: the arrivals and the Army HQs are placed"),
+        Stage("land", "8.6: the 260th MS Brigade's landing"),
+        Stage("move", "8.0B: the arrivals move"),
+    ),
 }
 
 
@@ -261,7 +269,7 @@ class Reinforce:
 
     @staticmethod
     def following(frame: ReinforceFrame) -> ReinforceStage:
-        return following(REINFORCEMENT_STAGES[frame["side"]], frame["stage"])
+        return REINFORCEMENT_STAGES[frame["side"]].after(frame["stage"])
 
     @staticmethod
     def _pending(board: Board, frame: ReinforceFrame) -> list[tuple[str, str]]:
@@ -371,7 +379,7 @@ def settle_overstack(board: Board, side: str, units: list[str]) -> None:
         if hex_id is None or board.stacking_ok(hex_id):
             continue
         for radius in range(1, 4):
-            spots = [h for h in board.s.grid.ring(hex_id, radius) if board.s.on_map(h)
+            spots = [h for h in board.scenario.grid.ring(hex_id, radius) if board.scenario.on_map(h)
                      and placement_ok(board, uid, h) and board.stacking_ok(h, [uid])]
             if spots:
                 target = min(spots)

@@ -12,6 +12,7 @@ defensive terrain and the lowest hex numbers (digest 3.3).
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 from moderator.core.contract import Decision
 from moderator.core.frames import answered, ask, new_frame
 from moderator.core.grammar import Order
@@ -55,7 +56,7 @@ def push_retreat(board: Board, side: Side, units: list[str], origin: str, length
 
 def can_enter(board: Board, units: list[str], a: str, b: str) -> bool:
     side = board.side_of(units[0])
-    if board.s.hex(b).water:
+    if board.scenario.hex(b).water:
         return False
     if board.enemy_in(b, side):
         if not (board.lone_hq(b) and any(board.is_combat(u) for u in units)):
@@ -63,7 +64,7 @@ def can_enter(board: Board, units: list[str], a: str, b: str) -> bool:
     for uid in units:
         if not board.may_stand(uid, b) or river_crossing(board, uid, a, b) == "prohibited":
             return False  # 9.5.1A: only where the units could move
-        if board.s.move_cost(b, board.unit(uid).movement_class) is None and not usable_roads(board, a, b):
+        if board.scenario.move_cost(b, board.unit(uid).movement_class) is None and not usable_roads(board, a, b):
             return False  # 9.5.1A: terrain prohibited off-road (swamp to mechanized units) only along a road
     return True
 
@@ -71,7 +72,7 @@ def can_enter(board: Board, units: list[str], a: str, b: str) -> bool:
 def routes(board: Board, units: list[str], origin: str, length: int) -> list[Route]:
     side = board.side_of(units[0])
     hexes_supplied = supplied_hexes(board, side, without=units)  # the stack has left its hex (N-64)
-    sources = board.s.supply_sources(side)
+    sources = board.scenario.supply_sources(side)
     zoc = board.zoc_of("soviet" if side == "german" else "german")
     found: list[Route] = []
 
@@ -79,7 +80,7 @@ def routes(board: Board, units: list[str], origin: str, length: int) -> list[Rou
         here = path[-1] if path else origin
         step = len(path) + 1
         nexts = [n for n in board.neighbours(here)
-                 if board.s.distance(origin, n) == step and can_enter(board, units, here, n)] if step <= length else []
+                 if board.scenario.distance(origin, n) == step and can_enter(board, units, here, n)] if step <= length else []
         if not nexts:
             if not path:
                 found.append(Route((), length, 0, False, True, 99, 0))
@@ -88,7 +89,7 @@ def routes(board: Board, units: list[str], origin: str, length: int) -> list[Rou
             found.append(Route(
                 path, length - len(path), sum(1 for h in path if h in zoc),
                 hex_supplied(board, side, end, hexes_supplied) or not board.unit(units[0]).needs_supply,
-                _stack_ok(board, units, end), min((board.s.distance(end, s) for s in sources), default=0),
+                _stack_ok(board, units, end), min((board.scenario.distance(end, s) for s in sources), default=0),
                 _shelter(board, end)))
             return
         for n in nexts:
@@ -99,7 +100,7 @@ def routes(board: Board, units: list[str], origin: str, length: int) -> list[Rou
 
 
 def _shelter(board: Board, h: str) -> int:
-    info = board.s.hex(h)
+    info = board.scenario.hex(h)
     return int(info.terrain in ("city", "village", "hill", "swamp") or info.pd_division is not None)
 
 
@@ -107,7 +108,7 @@ def _stack_ok(board: Board, units: list[str], h: str) -> bool:
     here = [u for u in board.units_at(h) if u not in units]
     if board.lone_hq(h) and board.enemy_in(h, board.side_of(units[0])):
         here = []
-    limits = board.s.meta.stacking
+    limits = board.scenario.meta.stacking
     all_units = here + units
     hqs = [u for u in all_units if board.is_hq(u)]
     guns = [u for u in all_units if board.unit(u).type == "assault_gun" and board.side_of(u) == "soviet"]
@@ -259,7 +260,7 @@ class Overstack:
         # the retreating units in excess move on: HQs if two HQs meet, else the last combat units
         excess = _excess(board, end, units)
         onward = [n for n in board.neighbours(end)
-                  if board.s.distance(frame["origin"], n) == frame["distance"] + 1 and can_enter(board, excess, end, n)
+                  if board.scenario.distance(frame["origin"], n) == frame["distance"] + 1 and can_enter(board, excess, end, n)
                   and _stack_ok(board, excess, n) and not board.enemy_in(n, frame["side"])]
         if onward:
             target = min(onward, key=lambda h: (board.in_enemy_zoc(h, frame["side"]), h))
@@ -281,7 +282,7 @@ class Overstack:
 
 
 def _excess(board: Board, hex_id: str, retreating: list[str]) -> list[str]:
-    limits = board.s.meta.stacking
+    limits = board.scenario.meta.stacking
     units = board.units_at(hex_id)
     out: list[str] = []
     hqs = [u for u in units if board.is_hq(u)]

@@ -8,33 +8,33 @@ seeing the previous turn's report.  Nothing in the rules happens at that moment.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from moderator.core.contract import Decision
-from moderator.core.frames import answered, ask, new_frame
+from moderator.core.frames import Stage, StageSequence, answered, ask, new_frame
 from moderator.core.grammar import Order
 from moderator.games.narva.board import SIDES, Board
 from moderator.games.narva.reinforce import refill_cup
-from moderator.games.narva.state import TurnFrame, TurnStage, following
+from moderator.games.narva.state import TurnFrame, TurnStage
 from moderator.games.narva.supply import supply_phase
 
 # The Sequence of Play (3.0) in rulebook order: the turn frame runs each stage and moves on to the next.
-TURN_STAGES: tuple[TurnStage, ...] = (
-    "air",  # 3.0A Air Unit Phase: refitted units return, grounded units refit (12.2)
-    "ready",  # e-mail play: both players say READY once the turn's orders are filed
-    "command",  # 3.0B Command Phase: chits drawn, HQs activated, units move and attack (4.0)
-    "reinforce",  # 3.0C Reinforcement Phase: the German segment, then the Soviet (8.0)
-    "supply",  # 3.0D Supply Phase (10.0)
-    "sudden_death",  # 3.0E Sudden Death Victory Segment (13.1)
-    "advance",  # 3.0E Turn Advance Segment (11.4)
-    "improve",  # 3.0E, 11.4C: Germany may move one prepared-defence marker up a box (11.3.5)
-    "next",  # the next turn, or the final victory count after the last (13.2)
+TURN_STAGES: StageSequence[TurnStage] = StageSequence(
+    Stage("air", "3.0A Air Unit Phase: refitted units return, grounded units refit (12.2)"),
+    Stage("ready", "e-mail play: both players say READY once the turn's orders are filed"),
+    Stage("command", "3.0B Command Phase: chits drawn, HQs activated, units move and attack (4.0)"),
+    Stage("reinforce", "3.0C Reinforcement Phase: the German segment, then the Soviet (8.0)"),
+    Stage("supply", "3.0D Supply Phase (10.0)"),
+    Stage("sudden_death", "3.0E Sudden Death Victory Segment (13.1)"),
+    Stage("advance", "3.0E Turn Advance Segment (11.4)"),
+    Stage("improve", "3.0E, 11.4C: Germany may move one prepared-defence marker up a box (11.3.5)"),
+    Stage("next", "the next turn, or the final victory count after the last (13.2)"),
 )
 ASKED_STAGES: frozenset[TurnStage] = frozenset({"ready", "improve"})
 
 
 def start_turn(board: Board) -> None:
-    board.push(new_frame(board.data, "turn", stage=TURN_STAGES[0], ready=[]))
+    board.push(new_frame(board.data, "turn", stage=TURN_STAGES.first, ready=[]))
 
 
 class Turn:
@@ -48,7 +48,7 @@ class Turn:
     def legal(self, board: Board, frame: TurnFrame, decision: Decision) -> list[Order]:
         if frame["stage"] == "ready":
             return [Order.make("ready", "ready")]
-        start = board.s.tables.pd_track.start_box
+        start = board.scenario.tables.pd_track.start_box
         pd = board.data["pd"]
         return [Order.make("improve", "auto"), Order.make("improve", "none")] + \
             [Order.make("improve", "division", division=d) for d in sorted(pd) if pd[d] > start]
@@ -59,13 +59,13 @@ class Turn:
             board.emit("ready", side=decision.role)
             if len(frame["ready"]) == len(SIDES):
                 answered(frame)
-                frame["stage"] = following(TURN_STAGES, "ready")
+                frame["stage"] = TURN_STAGES.after("ready")
             return
         division = division_to_improve(board, order)
         answered(frame)
         if division:
             improve(board, division)
-        frame["stage"] = following(TURN_STAGES, "improve")
+        frame["stage"] = TURN_STAGES.after("improve")
 
     def step(self, board: Board, frame: TurnFrame) -> bool:
         stage = frame["stage"]
@@ -80,7 +80,7 @@ class Turn:
                 return True  # the game is over: the turn stops where it is
         else:
             SEGMENTS[stage](board)
-        frame["stage"] = following(TURN_STAGES, stage)
+        frame["stage"] = TURN_STAGES.after(stage)
         return True
 
 
@@ -89,7 +89,7 @@ class Turn:
 
 def ready_decisions(board: Board, frame: TurnFrame) -> list[Decision]:
     turn = board.turn
-    t = board.s.turn(turn)
+    t = board.scenario.turn(turn)
     prompt = (f"Turn {turn} ({t.dates}) is about to begin: file this turn's orders (ON lines keyed by the "
               f"chits you may draw, standing orders for what the other side's activations ask of you), "
               f"then READY. Activations this turn: German {t.activations['german']}, Soviet "
@@ -99,7 +99,7 @@ def ready_decisions(board: Board, frame: TurnFrame) -> list[Decision]:
 
 
 def improve_decision(board: Board, frame: TurnFrame) -> Decision:
-    track = board.s.tables.pd_track
+    track = board.scenario.tables.pd_track
     values = {d: track.boxes[b] for d, b in board.data["pd"].items()}
     prompt = (f"Turn Advance (11.3.5): move one division's prepared-defence marker up one box? Now: "
               f"{', '.join(f'{d} {v}' for d, v in sorted(values.items()))}. IMPROVE <11SS|4SS>, IMPROVE AUTO "
@@ -110,7 +110,7 @@ def improve_decision(board: Board, frame: TurnFrame) -> Decision:
 def division_to_improve(board: Board, order: Order) -> str | None:
     """The division an IMPROVE order names (AUTO: the lower marker, ties to Nordland); raises
     IllegalOrder for a division without a marker or one already in its starting box (ruling N-46)."""
-    track = board.s.tables.pd_track
+    track = board.scenario.tables.pd_track
     pd = board.data["pd"]
     if order.form == "none":
         return None
@@ -127,7 +127,7 @@ def division_to_improve(board: Board, order: Order) -> str | None:
 
 def improve(board: Board, division: str) -> None:
     """11.3.5: the division's marker goes up one box, never above its starting box."""
-    track = board.s.tables.pd_track
+    track = board.scenario.tables.pd_track
     pd = board.data["pd"]
     pd[division] = max(track.start_box, pd[division] - track.end_of_turn_boxes)
     board.emit("pd_improved", division=division, boxes=track.end_of_turn_boxes, why="end of turn (11.3.5)")
@@ -167,7 +167,7 @@ def begin_reinforcement_phase(board: Board) -> None:
     data = board.data
     data["active_side"] = None
     refill_cup(board)
-    for air_id in board.s.air_reinforcements(board.turn, "german") + board.s.air_reinforcements(board.turn, "soviet"):
+    for air_id in board.scenario.air_reinforcements(board.turn, "german") + board.scenario.air_reinforcements(board.turn, "soviet"):
         data["air"][air_id] = "ready"
         board.emit("air_arrives", air=air_id)
     # pushed last so that it runs first
@@ -190,7 +190,7 @@ def turn_advance(board: Board) -> None:
 
 
 def supplied_combat_in_narva(board: Board) -> list[str]:
-    return [u for h in board.s.area_hexes("narva") for u in board.units_at(h)
+    return [u for h in board.scenario.area_hexes("narva") for u in board.units_at(h)
             if board.side_of(u) == "soviet" and board.is_combat(u) and board.supply(u) == "ok"]
 
 
@@ -211,12 +211,12 @@ def victory_points(board: Board) -> int:
     """13.3: control-based hexes, Soviet-occupied rollbahn hexes and PD boxes lost."""
     total = 0
     control = board.data["control"]
-    track = board.s.tables.pd_track
-    for item in board.s.meta.vp_items:
+    track = board.scenario.tables.pd_track
+    for item in board.scenario.meta.vp_items:
         if item.basis == "control":
-            total += item.vp * sum(1 for h in board.s.area_hexes(item.area) if control.get(h) == "soviet")
+            total += item.vp * sum(1 for h in board.scenario.area_hexes(item.area) if control.get(h) == "soviet")
         elif item.basis == "occupation":
-            total += item.vp * sum(1 for h in board.s.area_hexes(item.area) if board.owner_of(h) == "soviet")
+            total += item.vp * sum(1 for h in board.scenario.area_hexes(item.area) if board.owner_of(h) == "soviet")
         elif item.basis == "pd_track":
             total += item.vp * sum(box - track.start_box for box in board.data["pd"].values())
     return total
@@ -224,7 +224,7 @@ def victory_points(board: Board) -> int:
 
 def final_victory(board: Board) -> None:
     vp = victory_points(board)
-    level = next(v for v in board.s.meta.victory_levels if vp >= v.min_vp and (v.max_vp is None or vp <= v.max_vp))
+    level = next(v for v in board.scenario.meta.victory_levels if vp >= v.min_vp and (v.max_vp is None or vp <= v.max_vp))
     winner = "soviet" if level.level.lower().startswith("soviet") else "german"
     board.data["result"] = {"winner": winner, "reason": f"{level.level} victory with {vp} Soviet VP (13.2)",
                             "vp": vp, "level": level.level}

@@ -3,7 +3,8 @@ markers, the reinforcement schedule and initial control of the VP hexes."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping, cast
+from collections.abc import Mapping
+from typing import Any, cast
 
 from moderator.games.narva.board import SIDES
 from moderator.games.narva.scenario import Scenario

@@ -1,7 +1,7 @@
 """The shape of an Across the Narva game's state: the JSON tree the engine keeps (`NarvaState`), its
 unit, arrival and result records, and one frame type per kind of step on ``state["stack"]``.
 
-Types, and `following`, which walks a fixed sequence of stages: the state stays plain JSON (dicts,
+Types only (a fixed sequence of stages is a `core.frames.StageSequence` beside its handler): the state stays plain JSON (dicts,
 lists, strings, numbers) so that it round-trips through the engine's `dump_state` / `load_state`
 unchanged; these types say what each key holds.
 A stage is a `Literal`: the value a frame's ``"stage"`` key may take.  Keys marked `NotRequired`
@@ -10,7 +10,7 @@ appear only once something has happened (a combat resolved, a displacement compu
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, Sequence, TypedDict, TypeVar, Union
+from typing import Any, Literal, NotRequired, TypedDict, Union
 
 Side = Literal["german", "soviet"]
 Where = Literal["map", "pending", "eliminated", "withdrawn", "displacing"]  # "pending": not arrived yet
@@ -62,11 +62,22 @@ class GameResult(TypedDict):
 
 
 # What the map highlights of the current activation (Board.remember): moves, combats, barrages, retreats.
-RecentMove = TypedDict("RecentMove", {"kind": Literal["move"], "side": Side, "unit": str, "path": list[str]})
+class RecentMove(TypedDict):
+    kind: Literal["move"]
+    side: Side
+    unit: str
+    path: list[str]
 RecentCombat = TypedDict("RecentCombat", {"kind": Literal["combat"], "side": Side, "hex": str, "result": str,
                                           "from": list[str]})
-RecentBarrage = TypedDict("RecentBarrage", {"kind": Literal["barrage"], "side": Side, "hex": str, "result": str})
-RecentRetreat = TypedDict("RecentRetreat", {"kind": Literal["retreat"], "side": Side, "path": list[str]})
+class RecentBarrage(TypedDict):
+    kind: Literal["barrage"]
+    side: Side
+    hex: str
+    result: str
+class RecentRetreat(TypedDict):
+    kind: Literal["retreat"]
+    side: Side
+    path: list[str]
 RecentAction = Union[RecentMove, RecentCombat, RecentBarrage, RecentRetreat]
 
 
@@ -79,14 +90,6 @@ ActivationMode = Literal["command", "free", "regroup", "rebuild", "reinforce"]
 CombatStage = Literal["resolve", "defender_losses", "defender_retreat", "attacker_losses", "attacker_retreat",
                       "advance", "done"]
 ReinforceStage = Literal["start", "reroute", "place", "land", "move"]
-
-StageT = TypeVar("StageT", bound=str)
-
-
-def following(stages: Sequence[StageT], stage: StageT) -> StageT:
-    """The stage after `stage` in a fixed sequence of stages (written in rulebook order where they are used)."""
-    return stages[stages.index(stage) + 1]
-
 
 # -- frames -----------------------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ One flood fill from all sources gives every supplied hex of a side at once.
 from __future__ import annotations
 
 from collections import deque
-from typing import Iterable
+from collections.abc import Iterable
 
 from moderator.games.narva.board import SIDES, Board, enemy
 
@@ -25,7 +25,7 @@ def supplied_hexes(board: Board, side: str, without: Iterable[str] = ()) -> froz
     frozen = board.frozen
 
     def passable(h: str) -> bool:
-        info = board.s.hex(h)
+        info = board.scenario.hex(h)
         if info.water:
             return False
         units = occupied.get(h)
@@ -42,7 +42,7 @@ def supplied_hexes(board: Board, side: str, without: Iterable[str] = ()) -> froz
 
     seen: set[str] = set()
     queue: deque[str] = deque()
-    for source in board.s.supply_sources(side):
+    for source in board.scenario.supply_sources(side):
         if passable(source):
             seen.add(source)
             queue.append(source)
@@ -70,11 +70,11 @@ def _blocks(board: Board, a: str, b: str, frozen: bool) -> bool:
 
 def narva_cut(board: Board) -> bool:
     """10.2.2A: a Soviet unit on the rollbahn between entry area A and Narva."""
-    return any(board.owner_of(h) == "soviet" for h in board.s.rollbahn_vp_hexes())
+    return any(board.owner_of(h) == "soviet" for h in board.scenario.rollbahn_vp_hexes())
 
 
 def in_narva_pocket(board: Board, hex_id: str) -> bool:
-    areas = board.s.hex(hex_id).areas
+    areas = board.scenario.hex(hex_id).areas
     return "narva" in areas or "enclave" in areas
 
 
@@ -94,7 +94,7 @@ def traces_supply(board: Board, uid: str, hexes: frozenset[str] | None = None) -
 def hex_supplied(board: Board, side: str, hex_id: str, hexes: frozenset[str] | None = None) -> bool:
     """Is a hex supplied for `side` (for placing reinforcements, army HQs and displaced HQs)?
     The hex counts as holding a friendly unit: the unit that would be placed there."""
-    if (board.enemy_in(hex_id, side) and not board.lone_hq(hex_id)) or board.s.hex(hex_id).water:
+    if (board.enemy_in(hex_id, side) and not board.lone_hq(hex_id)) or board.scenario.hex(hex_id).water:
         return False  # a lone enemy HQ is overrun by the unit entering (6.3B, 9.5B), so it does not count
     if side == "german" and in_narva_pocket(board, hex_id) and narva_cut(board):
         return False
@@ -119,9 +119,7 @@ def supply_phase(board: Board) -> None:
             before = st["supply"]
             if traces_supply(board, uid, hexes):
                 after = "ok"
-            elif before == "ok":
-                after = "oos"
-            elif in_narva_pocket(board, st["hex"]) and side == "german":
+            elif before == "ok" or (in_narva_pocket(board, st["hex"]) and side == "german"):
                 after = "oos"
             else:
                 after = "isolated"

@@ -48,19 +48,19 @@ def build_view(board: Board, role: str) -> dict[str, Any]:
     own = [unit_card(board, u) for side in SIDES if role in (side, REFEREE) for u in board.units_of(side)]
     eliminated = sorted(u for u, st in data["units"].items() if st["where"] == "eliminated")
     recent = _recent(board, role)
-    track = board.s.tables.pd_track
+    track = board.scenario.tables.pd_track
     turn = board.turn
     view = {
         "game": "narva", "scenario": data["scenario"], "role": role, "turn": turn, "last_turn": board.last_turn,
-        "dates": board.s.turn(turn).dates, "frozen": board.frozen, "fog": board.fog,
-        "limits": dict(board.s.turn(turn).activations), "used": dict(data["used"]),
+        "dates": board.scenario.turn(turn).dates, "frozen": board.frozen, "fog": board.fog,
+        "limits": dict(board.scenario.turn(turn).activations), "used": dict(data["used"]),
         "hexes": hexes, "own": own, "eliminated": eliminated, "withdrawn": sorted(
             u for u, st in data["units"].items() if st["where"] == "withdrawn"),
         "cup": sorted(data["cup"]), "tracks": {s: list(v) for s, v in data["tracks"].items()},
         "drawn_actions": list(data["drawn_actions"]), "parked": dict(data["parked"]),
         "removed": list(data["removed"]), "shock_oos": data["shock_oos"], "last_hq": dict(data["last_hq"]),
-        "air": {a: {"box": box, "side": board.s.air_unit(a).side, "name": board.s.air_unit(a).name,
-                    "full": board.s.air_unit(a).full, "normal": board.s.air_unit(a).normal}
+        "air": {a: {"box": box, "side": board.scenario.air_unit(a).side, "name": board.scenario.air_unit(a).name,
+                    "full": board.scenario.air_unit(a).full, "normal": board.scenario.air_unit(a).normal}
                 for a, box in sorted(data["air"].items())},
         "pd": {d: {"box": b, "value": track.boxes[b]} for d, b in sorted(data["pd"].items())},
         "rp": data["rp"], "control": dict(data["control"]), "vp": victory_points(board),

@@ -8,12 +8,11 @@ the rules modules a vocabulary that reads as prose: `board.blocks_in(area, "sovi
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence, TypeVar, cast
+from typing import Any, TypeVar, cast
 
-from moderator.core.contract import Event
-from moderator.core.frames import FrameStack
+from moderator.core.board import BoardBase
 from moderator.core.errors import IllegalOrder
-from moderator.core.rng import Die, Rng
+from moderator.core.rng import Rng
 from moderator.games.vmt.scenario import Scenario, Side
 from moderator.games.vmt.state import AssetRecord, BlockRecord, RecentAction, VmtState
 
@@ -63,59 +62,20 @@ def enemy(side: str) -> Side:
     return "soviet" if side == "axis" else "axis"
 
 
-class Board(FrameStack):
+class Board(BoardBase[Scenario]):
     """A VMT state being read or changed by the rules, with its scenario, dice and events."""
 
     data: VmtState
+    scenario: Scenario
 
     def __init__(self, data: VmtState, scenario: Scenario, rng: Rng | None = None):
-        self.data = data
-        self.scenario = scenario
-        self.rng = rng
-        self.events: list[Event] = []
+        super().__init__(data, scenario, rng)
         self._where: dict[str, list[str]] | None = None  # area -> blocks; rebuilt after any move
         self.geo = geography(scenario)
-
-    # ------------------------------------------------------------------ events
-
-    def emit(self, kind: str, visible_to: Iterable[str] | None = None, hidden_from: Iterable[str] = (),
-             **data: Any) -> None:
-        self.events.append(Event(kind, data, tuple(visible_to) if visible_to is not None else None,
-                                 tuple(hidden_from)))
 
     def remember(self, kind: str, **data: Any) -> None:
         """Public action of the current phase, for the map's highlights (moves, combats, fire)."""
         self.data.setdefault("recent", []).append(cast(RecentAction, dict(data, kind=kind)))
-
-    def roll(self, count: int, purpose: str) -> list[Die]:
-        return self._random().dice(count, purpose)
-
-    def shuffle(self, items: Sequence[T], purpose: str, stream: str) -> list[T]:
-        """The items in a verifiable random order (a deck shuffled, L106)."""
-        return self._random().shuffle(items, purpose, stream=stream)
-
-    def choice(self, items: Sequence[T], purpose: str, stream: str) -> T:
-        """One of the items, drawn verifiably (a hit falling on a block at random, ruling R-RANDOM)."""
-        chosen: T = self._random().choice(items, purpose, stream=stream)
-        return chosen
-
-    def random_below(self, bound: int, stream: str, purpose: str) -> int:
-        """A verifiable random number from 0 to bound - 1 (a committed set-up's salt)."""
-        return self._random().below(bound, stream=stream, purpose=purpose).value
-
-    def _random(self) -> Rng:
-        assert self.rng is not None, "drawing at random needs the game's Rng"
-        return self.rng
-
-    # ------------------------------------------------------------------ simple fields
-
-    @property
-    def turn(self) -> int:
-        return self.data["turn"]
-
-    @property
-    def options(self) -> dict[str, Any]:
-        return self.data["options"]
 
     # ------------------------------------------------------------------ blocks
 

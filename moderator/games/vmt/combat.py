@@ -17,9 +17,19 @@ from moderator.games.vmt import retreat
 from moderator.games.vmt.board import Board, enemy
 from moderator.games.vmt.cards import purge_battery_cards
 from moderator.games.vmt.frames import answered, ask, new_frame, options_as_orders
-from moderator.games.vmt.state import (BATTERY_ASSAULT, COMBAT_PROCEDURE, ActivationFrame, AttackEntry, CombatFrame,
-                                       CombatResult, CombatStage, CombatSummary, CounterattackWindowFrame, DiceCount,
-                                       StageSequence)
+from moderator.games.vmt.state import (
+    BATTERY_ASSAULT,
+    COMBAT_PROCEDURE,
+    ActivationFrame,
+    AttackEntry,
+    CombatFrame,
+    CombatResult,
+    CombatStage,
+    CombatSummary,
+    CounterattackWindowFrame,
+    DiceCount,
+    StageSequence,
+)
 
 SUPPORT_CARDS = {"axis": ("axis_field_artillery", "goliath", "88mm"),
                  "soviet": ("mortars", "minefield", "bunker")}

@@ -3,7 +3,8 @@ view and the decision's context, which hold nothing that role may not see (DESIG
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from moderator.core.conditions import turn_test
 from moderator.core.contract import Decision

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from moderator.core.bots import Brain
 from moderator.core.contract import Decision, Event, GameInfo, OptionSpec, Outcome, ScenarioInfo, StandingDefault, View

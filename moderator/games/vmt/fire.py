@@ -17,8 +17,14 @@ from moderator.games.vmt.board import Board, enemy
 from moderator.games.vmt.combat import destroy_battery
 from moderator.games.vmt.entering import interdiction_rolls
 from moderator.games.vmt.frames import answered, ask, new_frame, options_as_orders
-from moderator.games.vmt.state import (COVER_ORDER_STEPS, STRIKE_STEPS, CoverOrderFrame, PhaseFrame, StrikeFrame,
-                                       WindowFrame)
+from moderator.games.vmt.state import (
+    COVER_ORDER_STEPS,
+    STRIKE_STEPS,
+    CoverOrderFrame,
+    PhaseFrame,
+    StrikeFrame,
+    WindowFrame,
+)
 
 ORDER_CARDS = {"heavy_artillery", "superheavy_artillery", "air_strike", "soviet_coastal_artillery",
                "soviet_field_artillery", "fighter_cover"}

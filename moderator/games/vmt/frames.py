@@ -13,7 +13,8 @@ from typing import Any, Protocol, TypeVar
 
 from moderator.core import frames as core_frames
 from moderator.core.contract import Decision
-from moderator.core.frames import answered as answered, ask as ask  # re-exported for the VMT handlers
+from moderator.core.frames import answered as answered  # re-exported for the VMT handlers
+from moderator.core.frames import ask as ask
 from moderator.core.grammar import Order
 from moderator.games.vmt.board import Board
 from moderator.games.vmt.lexicon import lexicon_for

@@ -8,6 +8,7 @@ from __future__ import annotations
 from moderator.core.grammar import Lexicon
 from moderator.games.vmt.board import SIDES, Board
 
+
 def lexicon_for(board: Board, role: str | None) -> Lexicon:
     """The names a role may use in orders: every area, its own blocks, divisions, cards and assets.
 

@@ -7,8 +7,9 @@ Text, palettes and PNG encoding are the helpers every game's map shares (`modera
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 from PIL import Image, ImageDraw

@@ -15,8 +15,15 @@ from moderator.games.vmt.cards import BOMBARDMENT_CARDS, draw, refill
 from moderator.games.vmt.frames import answered, ask, new_frame, options_as_orders
 from moderator.games.vmt.scenario import Scenario
 from moderator.games.vmt.sequence import open_card_play, start_phase
-from moderator.games.vmt.state import (BOMBARDMENT_STEPS, AssetRecord, BlockRecord, BlockStatus, BombardFrame,
-                                       SetupFrame, VmtState)
+from moderator.games.vmt.state import (
+    BOMBARDMENT_STEPS,
+    AssetRecord,
+    BlockRecord,
+    BlockStatus,
+    BombardFrame,
+    SetupFrame,
+    VmtState,
+)
 
 ASSET_TYPES = ("pz3", "stug", "t26", "axis_pioneer", "soviet_pioneer")
 LETTERS = "ABCDEFGHIJ"

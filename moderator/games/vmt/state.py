@@ -8,8 +8,9 @@ Sides are plain strings ("axis" or "soviet"), as orders and decisions carry them
 NotRequired keys from required ones at run time, and the tests read `__required_keys__`.)
 """
 
-from dataclasses import dataclass
-from typing import Any, Generic, Literal, NotRequired, TypedDict, TypeVar, Union
+from typing import Any, Literal, NotRequired, TypedDict, Union
+
+from moderator.core.frames import Stage, StageSequence
 
 # ---------------------------------------------------------------- records
 
@@ -70,39 +71,6 @@ class RecentAction(TypedDict):
 
 
 # ---------------------------------------------------------------- stages and their sequences
-
-S = TypeVar("S", bound=str)
-
-
-@dataclass(frozen=True)
-class Stage(Generic[S]):
-    """One stage of a fixed sequence, with the rule it comes from."""
-
-    name: S
-    rule: str
-
-
-class StageSequence(Generic[S]):
-    """Stages in rulebook order: a handler asks it which stage follows the one it is in."""
-
-    def __init__(self, *stages: Stage[S]):
-        self.stages = stages
-        self._index = {stage.name: number for number, stage in enumerate(stages)}
-
-    @property
-    def first(self) -> S:
-        return self.stages[0].name
-
-    def after(self, stage: S) -> S:
-        """The stage that follows `stage`; raises KeyError for an unknown stage, IndexError after the last."""
-        return self.stages[self._index[stage] + 1].name
-
-    def rule(self, stage: S) -> str:
-        return self.stages[self._index[stage]].rule
-
-    def names(self) -> tuple[S, ...]:
-        return tuple(stage.name for stage in self.stages)
-
 
 BombardStage = Literal["discard", "play"]
 BOMBARDMENT_STEPS: StageSequence[BombardStage] = StageSequence(

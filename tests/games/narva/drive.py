@@ -10,7 +10,7 @@ order, because=...)` expects the order to be refused for the rule `because` name
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from moderator.core.errors import IllegalOrder
 from moderator.core.frames import new_frame

@@ -10,7 +10,8 @@ with its deadline answer.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from moderator.core.errors import IllegalOrder
 from moderator.core.frames import new_frame

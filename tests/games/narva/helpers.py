@@ -8,7 +8,8 @@ settles the engine after a test pushes a frame by hand.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from moderator.core.rng import Rng, RngRecord
 from moderator.games.narva.board import Board

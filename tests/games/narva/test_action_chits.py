@@ -22,7 +22,7 @@ def draw(board, *action_chits):
 
 
 def chits(board, **where):
-    return [c.id for c in board.s.chits if all(getattr(c, k) == v for k, v in where.items())]
+    return [c.id for c in board.scenario.chits if all(getattr(c, k) == v for k, v in where.items())]
 
 
 # ---------------------------------------------------------------- 2.5 in general
@@ -30,9 +30,9 @@ def chits(board, **where):
 
 def test_2_5A_each_action_chit_names_the_side_it_affects():
     board = position({})
-    assert sorted(c.side for c in board.s.chits if c.action == "barrage") == ["german", "soviet", "soviet"]
-    assert board.s.chit("RANDOM").side == "both"
-    assert board.s.chit("STAVKA").side == "soviet" and board.s.chit("WITHDRAW-214").side == "german"
+    assert sorted(c.side for c in board.scenario.chits if c.action == "barrage") == ["german", "soviet", "soviet"]
+    assert board.scenario.chit("RANDOM").side == "both"
+    assert board.scenario.chit("STAVKA").side == "soviet" and board.scenario.chit("WITHDRAW-214").side == "german"
 
 
 def test_2_5C_action_chits_do_not_count_against_the_activation_limit():
@@ -88,10 +88,10 @@ def test_2_5_1_1B_the_barrage_roll_table_gives_the_number_of_attacks():
     for roll in (1, 6):
         board = barrage_board([roll])
         draw(board, "BARRAGE-S1")
-        expected = board.s.barrage_count("soviet", roll)
+        expected = board.scenario.barrage_count("soviet", roll)
         assert emitted(board, "barrage_roll")[0]["count"] == expected
         assert board.top()["kind"] == "barrage" and board.top()["count"] == expected
-    assert board.s.barrage_count("soviet", 1) < board.s.barrage_count("soviet", 6)
+    assert board.scenario.barrage_count("soviet", 1) < board.scenario.barrage_count("soviet", 6)
 
 
 def test_2_5_1_1C_a_barrage_needs_an_enemy_occupied_hex_next_to_a_friendly_unit():
@@ -141,7 +141,7 @@ def test_2_5_2A_the_random_event_is_applied_before_the_next_draw():
     """2d6 = 5 + 6 = 11, a cold spell (tables.yaml): the freeze is prolonged at once, before the 26
     chit is drawn."""
     board = position({"FHH/HQ": "1827"}, turn=6, rolls=[5, 6])
-    assert board.s.random_event(11).effect == "prolong_freeze"
+    assert board.scenario.random_event(11).effect == "prolong_freeze"
     command_phase(board, ["RANDOM", "26-1"])
     assert emitted(board, "random_event")[0]["total"] == 11
     assert board.data["freeze_extended"]
@@ -169,7 +169,7 @@ def test_2_5_2B_a_move_event_moves_all_units_of_one_division_ignoring_command_an
     nobody attacks (ruling N-60: whatever their command or supply, without combat)."""
     board = position({"61/162G": "2432", "61/176G": "0920", "FHH/MOK": "2434", "109/381": "2331"}, turn=6,
                      rolls=[4, 5], supply={"61/162G": "isolated"})
-    assert board.s.random_event(9).effect == "move_formation"
+    assert board.scenario.random_event(9).effect == "move_formation"
     draw(board, "RANDOM")
     assert asked(board) == ["regroup"]
     answer(board, "REGROUP 61")
@@ -194,8 +194,8 @@ def test_2_5_3A_the_stavka_attacks_two_hexes_with_every_adjacent_soviet_unit():
     (2535).  The first attack takes all three of its neighbours; 602 has attacked and does not join
     the second (ruling N-26), which takes 166 and 4.  The far 65 never attacks."""
     board = position(STAVKA_BOARD, turn=5, rolls=[1] * 10, options={"fog": "off"})
-    assert {"2332", "2431", "2433"} <= set(board.s.neighbours("2432"))
-    assert {"2433", "2435", "2535"} <= set(board.s.neighbours("2434"))
+    assert {"2332", "2431", "2433"} <= set(board.scenario.neighbours("2432"))
+    assert {"2433", "2435", "2535"} <= set(board.scenario.neighbours("2434"))
     draw(board, "STAVKA")
     assert asked(board) == ["stavka"]
     answer(board, "STAVKA 2432")
@@ -292,7 +292,7 @@ def test_2_5_4A_option_any_an_army_hq_activates_its_armys_units_and_stays_put():
     2nd Shock Army's corps within its range plus up to three others, and does not move itself."""
     board = position({"2SH/HQ": "3024", "109/381": "3026", "43/4": "2935", "109/891": "2122",
                       "IND/48": "3023", "117/92": "3025"}, turn=8, options={"free_move_hq": "any"})
-    assert board.s.distance("3024", "2122") == 9
+    assert board.scenario.distance("3024", "2122") == 9
     draw(board, "FREE-MOVE")
     answer(board, "FREEMOVE HQ 2SH ATTACH 48 117/92")
     movers = set(board.top()["movers"])
@@ -325,7 +325,7 @@ def test_2_5_4C_free_move_units_do_not_fight():
     """381 moves from 2622 to 2722, next to FHH/MOK at 2821 but across the unbridged lower Narva, so not
     in its ZOC (5.6); in a normal activation it could attack from there, in the Free Move it may not."""
     board = position(dict(FREE_BOARD, **{"109/381": "2622", "FHH/MOK": "2821"}), turn=8)
-    assert not board.in_enemy_zoc("2722", "soviet") and "2821" in board.s.neighbours("2722")
+    assert not board.in_enemy_zoc("2722", "soviet") and "2821" in board.scenario.neighbours("2722")
     draw(board, "FREE-MOVE")
     answer(board, "FREEMOVE UNITS 381")
     answer(board, "MOVE 381 TO 2722")
@@ -449,7 +449,7 @@ def test_2_5_6B_a_2nd_shock_chit_beyond_the_limit_does_not_trigger_it():
     they pass but count, ruling N-19); the 2SH chit drawn fourth is beyond the limit, is not "used
     normally" and so is neither removed nor triggers the parked chit (ruling N-27)."""
     board = position(SHOCK_BOARD, turn=9)
-    assert board.s.activation_limit(9, "soviet") == 3
+    assert board.scenario.activation_limit(9, "soviet") == 3
     board.data["shock_oos"] = True
     command_phase(board, ["8-1", "59-1", "59-2", "2SH-1"])
     finish(board)

@@ -202,4 +202,4 @@ def test_9_6_6_an_advancing_unit_overruns_a_lone_hq():
     auto(b)
     assert b.hex_of("FHH/PZ") == "2232"
     assert [e["hq"] for e in emitted(b, "overrun")] == ["109/HQ"]
-    assert b.is_on_map("109/HQ") and b.s.distance("2232", b.hex_of("109/HQ")) >= 5
+    assert b.is_on_map("109/HQ") and b.scenario.distance("2232", b.hex_of("109/HQ")) >= 5

@@ -28,13 +28,13 @@ ATTACK = {"61/162G": "2332", "109/381": "2432", "109/456": "2431"}
 
 def test_12A_germany_has_one_air_unit_and_the_soviets_six():
     b = board({})
-    sides = [b.s.air_unit(a).side for a in b.data["air"]]
+    sides = [b.scenario.air_unit(a).side for a in b.data["air"]]
     assert sides.count("german") == 1 and sides.count("soviet") == 6
 
 
 def test_12B_C_full_and_normal_values_and_the_bomber():
     b = board({})
-    values = {a: (b.s.air_unit(a).full, b.s.air_unit(a).normal) for a in b.data["air"]}
+    values = {a: (b.scenario.air_unit(a).full, b.scenario.air_unit(a).normal) for a in b.data["air"]}
     assert values.pop("LI-2") == (3, None)
     assert set(values.values()) == {(2, 1)}
 

@@ -34,7 +34,7 @@ def pinned_units(b):
 
 def test_2_5_1_1A_the_soviets_have_two_barrage_chits_and_germany_one():
     b = board({})
-    chits = [c for c in b.s.chits if c.action == "barrage"]
+    chits = [c for c in b.scenario.chits if c.action == "barrage"]
     assert sorted(c.side for c in chits) == ["german", "soviet", "soviet"]
 
 
@@ -57,7 +57,7 @@ def test_2_5_1_1C_a_barrage_needs_an_enemy_hex_next_to_a_friendly_combat_unit():
     """162G (2332) is next to 381; 176G (2132) is not; 151G (2130) is next to the 109th HQ only."""
     b = board({"61/162G": "2332", "61/176G": "2132", "61/151G": "2130", "109/381": "2432", "109/HQ": "2030"},
               rolls=[1])
-    assert b.s.distance("2130", "2030") == 1
+    assert b.scenario.distance("2130", "2030") == 1
     barrage(b)
     refused(b, "BARRAGE 2132",
             because=r"2132 is not a barrage target: an enemy-occupied hex next to a friendly combat unit, not already "
@@ -140,7 +140,7 @@ def test_2_5_1_2B_the_first_retreat_in_a_village_is_not_negated_by_a_barrage():
     barrage(b)
     answer(b, "BARRAGE 2323")
     auto(b)
-    assert b.s.distance("2323", b.hex_of("61/162G")) == 1
+    assert b.scenario.distance("2323", b.hex_of("61/162G")) == 1
 
 
 def test_2_5_1_2B_the_first_retreat_in_a_prepared_defence_is_not_negated_by_a_barrage():
@@ -277,14 +277,14 @@ def test_2_5_3A_two_hexes_are_attacked_and_no_unit_attacks_both():
     """381 (2432) is next to both 2332 and 2533: it attacks the first target only (3 against 5: 1-2, +1:
     1-1; die 6 gives D1r1, and 381 takes the extra A1); 456 (2532) then attacks 2533 alone."""
     b = board({"61/162G": "2332", "61/176G": "2533", "109/381": "2432", "109/456": "2532"}, turn=6, rolls=[6, 5])
-    assert b.s.distance("2532", "2533") == 1 and b.s.distance("2532", "2332") == 2
+    assert b.scenario.distance("2532", "2533") == 1 and b.scenario.distance("2532", "2332") == 2
     stavka(b)
     answer(b, "STAVKA 2332")
     auto(b, until="stavka")
     answer(b, "STAVKA 2533")
     combats = emitted(b, "combat")
     assert [c["target"] for c in combats] == ["2332", "2533"]
-    assert b.is_on_map("109/381") and b.s.distance(b.hex_of("109/381"), "2533") == 1
+    assert b.is_on_map("109/381") and b.scenario.distance(b.hex_of("109/381"), "2533") == 1
     assert [d["unit"] for d in combats[1]["attackers"]] == ["109/456"]
 
 

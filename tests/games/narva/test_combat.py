@@ -17,8 +17,7 @@ from fractions import Fraction
 from moderator.games.narva.movement import MoveRules, find_path
 from moderator.games.narva.retreat import push_retreat
 from moderator.games.narva.supply import supplied_hexes
-from tests.games.narva.fight import (attack_order, auto, board, fight, odds, ready_to_attack, refused,
-                                     steps_lost, where)
+from tests.games.narva.fight import attack_order, auto, board, fight, odds, ready_to_attack, refused, steps_lost, where
 from tests.games.narva.helpers import answer, emitted, settle
 
 

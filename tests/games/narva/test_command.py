@@ -9,12 +9,20 @@ from __future__ import annotations
 
 import pytest
 
+from moderator.core.frames import new_frame
 from moderator.games.narva.command import eligible_hqs
 from moderator.games.narva.hq import displacement_hexes
 from moderator.games.narva.sequence import turn_advance
-from moderator.core.frames import new_frame
-from tests.games.narva.drive import (activate, asked, cannot, command_phase, finish, moving, order_cup,
-                                     reinforcement_phase)
+from tests.games.narva.drive import (
+    activate,
+    asked,
+    cannot,
+    command_phase,
+    finish,
+    moving,
+    order_cup,
+    reinforcement_phase,
+)
 from tests.games.narva.helpers import answer, emitted, position, settle
 
 
@@ -29,7 +37,7 @@ def hq_choices(board):
 def test_2_3A_a_soviet_chit_activates_a_corps_hq_in_the_army_hqs_radius():
     """2SH HQ at 3024 (range 12): the 109th HQ at 2120 is 9 hexes away, the 122nd at 1306 is 27."""
     board = position({"2SH/HQ": "3024", "109/HQ": "2120", "122/HQ": "1306", "109/381": "2122"})
-    assert board.s.distance("3024", "2120") == 9 and board.s.distance("3024", "1306") == 27
+    assert board.scenario.distance("3024", "2120") == 9 and board.scenario.distance("3024", "1306") == 27
     command_phase(board, ["2SH-1"])
     assert hq_choices(board) == {"109/HQ"}
     cannot(board, "ACTIVATE 122",
@@ -43,7 +51,7 @@ def test_2_3A_a_soviet_chit_activates_a_corps_hq_in_the_army_hqs_radius():
 def test_4_1_1D_the_radius_includes_a_corps_hq_exactly_at_range_and_no_further():
     """From 3024: 1827 is 12 hexes away, 1727 is 13."""
     board = position({"2SH/HQ": "3024", "109/HQ": "1827", "43/HQ": "1727"})
-    assert board.s.distance("3024", "1827") == 12 and board.s.distance("3024", "1727") == 13
+    assert board.scenario.distance("3024", "1827") == 12 and board.scenario.distance("3024", "1727") == 13
     command_phase(board, ["2SH-1"])
     assert hq_choices(board) == {"109/HQ"}
     cannot(board, "ACTIVATE 43",
@@ -98,7 +106,7 @@ def test_2_3D_example_germany_activates_only_its_first_two_hqs_on_turn_3():
     the third and later HQs cannot be activated that turn."""
     board = position({"FHH/HQ": "1827", "225/HQ": "0213", "11SS/HQ": "3029", "2SH/HQ": "3024",
                       "109/HQ": "2120"}, turn=3)
-    assert board.s.activation_limit(3, "german") == 2  # the example's number
+    assert board.scenario.activation_limit(3, "german") == 2  # the example's number
     command_phase(board, ["26-1", "43-1", "3SS-1", "2SH-1"])
     answer(board, "ACTIVATE FHH")
     finish(board, until="hq")
@@ -216,7 +224,7 @@ def test_2_4_2B_army_group_narwa_lets_two_more_units_anywhere_move():
     board = position(AGN_BOARD, turn=4)
     command_phase(board, ["AGN"])
     answer(board, "ACTIVATE FHH")
-    assert board.s.distance("1422", "0607") == 19
+    assert board.scenario.distance("1422", "0607") == 19
     cannot(board, "ATTACH 29P EXTRA 162G 176G 61/161Pio", because=r"at most 2 extra units \(2\.4\.2B\)")
     answer(board, "ATTACH 29P EXTRA 162G 176G")
     answer(board, "MOVE 162G TO 0606")
@@ -227,7 +235,7 @@ def test_2_4_2B_the_army_group_narwa_extras_may_not_attack():
     """176G at 1220 and the attached 29P at 1420 are both next to the Soviet 219 at 1320: 29P may
     attack it, 176G, an AGN extra, may not."""
     board = position(AGN_BOARD, turn=4, rolls=[1])
-    assert "1220" in board.s.neighbours("1320") and "1420" in board.s.neighbours("1320")
+    assert "1220" in board.scenario.neighbours("1320") and "1420" in board.scenario.neighbours("1320")
     command_phase(board, ["AGN"])
     answer(board, "ACTIVATE FHH")
     answer(board, "ATTACH 29P EXTRA 162G 176G")
@@ -273,7 +281,7 @@ def test_4_0A_units_must_be_activated_to_attack():
     """109/381 is activated and next to a German unit; 43/4 next to the same unit is not activated."""
     board = position({"2SH/HQ": "3024", "109/HQ": "2120", "109/381": "2122", "43/4": "2222",
                       "FHH/MOK": "2123"}, rolls=[1])
-    assert "2123" in board.s.neighbours("2222") and "2123" in board.s.neighbours("2122")
+    assert "2123" in board.scenario.neighbours("2222") and "2123" in board.scenario.neighbours("2122")
     activate(board, "2SH-1", "109")
     answer(board, "ATTACH NONE")  # 43/4 is in range and could have been attached
     answer(board, "MOVE DONE")
@@ -452,7 +460,7 @@ def test_4_2_1A_an_hq_activates_its_formation_and_up_to_three_others_in_range():
     at 2121 and 30GD/194 (2820 is 7 away: out of range)."""
     board = position({"2SH/HQ": "3024", "109/HQ": "2120", "109/381": "2122", "122/1074": "2020",
                       "122/1076": "2020", "122/1078": "2021", "IND/48": "2121", "30GD/194": "2820"})
-    assert board.s.distance("2120", "2820") == 7
+    assert board.scenario.distance("2120", "2820") == 7
     activate(board, "2SH-1", "109")
     cannot(board, "ATTACH 1074 1076 1078 48", because=r"at most 3 attached units \(4\.2\.1A")  # four
     cannot(board, "ATTACH 30GD/194",
@@ -552,7 +560,7 @@ def test_4_2_3D_strachwitz_is_available_again_next_turn():
 def test_4_2_4A_command_range_is_counted_in_hexes_from_the_hq():
     """109 HQ at 2120, range 5: 381 at 2125 (5 hexes) is in command, 456 at 2126 (6) is not."""
     board = position({"2SH/HQ": "3024", "109/HQ": "2120", "109/381": "2125", "109/456": "2126"})
-    assert board.s.distance("2120", "2125") == 5 and board.s.distance("2120", "2126") == 6
+    assert board.scenario.distance("2120", "2125") == 5 and board.scenario.distance("2120", "2126") == 6
     activate(board, "2SH-1", "109")
     act = emitted(board, "activated")[0]
     assert act["in_command"] == ["109/381"] and act["out_of_command"] == ["109/456"]
@@ -563,13 +571,13 @@ def test_4_2_4C_activated_units_may_leave_the_command_range():
     activate(board, "2SH-1", "109")
     answer(board, "MOVE 381 TO 2127")
     assert board.hex_of("109/381") == "2127"
-    assert board.s.distance("2120", "2127") > 5
+    assert board.scenario.distance("2120", "2127") > 5
 
 
 def test_4_2_6A_out_of_command_units_may_not_move_or_attack():
     board = position({"2SH/HQ": "3024", "109/HQ": "2120", "109/381": "2125", "109/456": "2126",
                       "FHH/MOK": "2225"}, rolls=[1])
-    assert "2225" in board.s.neighbours("2126") and "2225" in board.s.neighbours("2125")
+    assert "2225" in board.scenario.neighbours("2126") and "2225" in board.scenario.neighbours("2125")
     activate(board, "2SH-1", "109")
     cannot(board, "MOVE 456 TO 2027", because=r"456 is not activated now \(4\.0A, 4\.2\.6\)")
     answer(board, "MOVE DONE")
@@ -603,7 +611,7 @@ def test_4_2_5A_an_army_hq_may_not_relocate_into_another_army_hqs_span():
     """8th Army HQ at 3513 (range 12): 2SH (at 3024, 14 hexes away) may not go to 3525 (12 hexes from
     3513) but may go to 3530 (17 hexes)."""
     board = position({"2SH/HQ": "3024", "8/HQ": "3513"}, turn=4)
-    assert board.s.distance("3513", "3525") == 12 and board.s.distance("3513", "3530") == 17
+    assert board.scenario.distance("3513", "3525") == 12 and board.scenario.distance("3513", "3530") == 17
     command_phase(board, ["2SH-1"])
     cannot(board, "RELOCATE TO 3525",
            because=r"3525 is not a legal place for the Army HQ \(4\.1\.3, ruling N-23: .*outside other Army "
@@ -617,7 +625,7 @@ def test_4_2_5B_a_reinforcing_army_hq_is_placed_in_a_supplied_hex_outside_the_ot
     board.data["arrivals"] = [{"unit": "8/HQ", "turn": 3, "entry": "supplied_hex", "rerouted": False}]
     reinforcement_phase(board)
     assert asked(board) == ["place"]
-    assert board.s.distance("3024", "2433") == 12 and board.s.distance("3024", "3513") == 14
+    assert board.scenario.distance("3024", "2433") == 12 and board.scenario.distance("3024", "3513") == 14
     cannot(board, "PLACE 8/HQ AT 2433",
            because=r"2433 is not a legal place for 8th Army HQ \(4\.2\.5B: a supplied hex outside the other Army HQs' "
                    r"command span")  # clear and supplied, but within the 2SH span
@@ -630,7 +638,7 @@ def test_4_2_5B_a_reinforcing_army_hq_is_placed_in_a_supplied_hex_outside_the_ot
 
 def test_4_2_5C_an_army_hq_that_cannot_be_placed_waits():
     """German units on every Soviet supply source: no hex is supplied, the 8th Army HQ waits."""
-    sources = sorted(position({}).s.supply_sources("soviet"))
+    sources = sorted(position({}).scenario.supply_sources("soviet"))
     units = dict(zip(["61/162G", "61/176G", "61/161Pio", "61/61F", "61/151G", "225/376G"], sources))
     board = position(units, turn=3)
     board.data["arrivals"] = [{"unit": "8/HQ", "turn": 3, "entry": "supplied_hex", "rerouted": False}]
@@ -647,13 +655,13 @@ def test_4_2_5D_a_displaced_army_hq_lands_outside_the_other_army_hqs_span():
     moving(board, "german", "FHH/AA")
     answer(board, "MOVE FHH/AA TO 3506")
     assert asked(board) == ["displace"]
-    assert board.s.distance("3024", "3521") == 6 and board.s.distance("3506", "3521") == 15
+    assert board.scenario.distance("3024", "3521") == 6 and board.scenario.distance("3506", "3521") == 15
     assert "3521" in displacement_hexes(board, "14/HQ", "3506")  # fine for a corps HQ
     cannot(board, "DISPLACE TO 3521",
            because=r"3521 is not a legal displacement hex \(11\.1\.3: .*outside the other Army HQs' command span "
                    r"\(4\.2\.5D\)")
     answer(board, "DISPLACE AUTO")
-    assert board.s.distance(board.hex_of("8/HQ"), "3024") > 12
+    assert board.scenario.distance(board.hex_of("8/HQ"), "3024") > 12
 
 
 def test_4_1_2_a_passed_chit_neither_blocks_nor_refreshes():
@@ -683,7 +691,7 @@ def test_4_1_1D_option_own_army_limits_an_army_to_its_own_corps():
     corps_choice=own_army only its own 117th."""
     units = {"8/HQ": "3513", "117/HQ": "3412", "30GD/HQ": "3015"}
     board = position(units, turn=4)
-    assert board.s.distance("3513", "3015") <= 12
+    assert board.scenario.distance("3513", "3015") <= 12
     command_phase(board, ["8-1"])
     assert hq_choices(board) == {"117/HQ", "30GD/HQ"}
     board = position(units, turn=4, options={"corps_choice": "own_army"})

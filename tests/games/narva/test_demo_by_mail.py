@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 from moderator import cli
 from moderator.app import App
-from moderator.registry import Registry
 from moderator.games.narva.engine import engine
+from moderator.registry import Registry
 
 runner = CliRunner()
 

@@ -59,13 +59,13 @@ def test_11_1_3A_an_hq_left_alone_is_displaced_at_least_five_hexes_away():
             because=r"2732 is not a legal displacement hex \(11\.1\.3: .*at least 5 hexes away")  # 4 hexes away
     answer(b, "DISPLACE TO 2227")  # 5 hexes away, supplied, no EZOC
     assert b.hex_of("61/HQ") == "2227"
-    assert b.s.distance("2332", "2227") == 5
+    assert b.scenario.distance("2332", "2227") == 5
 
 
 def test_11_1_3A_not_into_an_enemy_zoc():
     """1832 is five hexes away but next to the enemy in 1732."""
     b = displaced_61_hq()
-    assert b.s.distance("2332", "1832") == 5 and b.in_enemy_zoc("1832", "german")
+    assert b.scenario.distance("2332", "1832") == 5 and b.in_enemy_zoc("1832", "german")
     refused(b, "DISPLACE TO 1832", because=r"1832 is not a legal displacement hex \(11\.1\.3: .*no enemy ZOC")
 
 
@@ -83,7 +83,7 @@ def test_11_1_3A_barrage_eliminations_displace_the_hq_too():
     answer(b, "BARRAGE 2332")
     assert b.data["units"]["IND/30P"]["where"] == "eliminated"
     auto(b)
-    assert b.is_on_map("61/HQ") and b.s.distance("2332", b.hex_of("61/HQ")) >= 5
+    assert b.is_on_map("61/HQ") and b.scenario.distance("2332", b.hex_of("61/HQ")) >= 5
 
 
 def test_11_1_3B_an_hq_is_displaced_even_when_surrounded():
@@ -91,7 +91,7 @@ def test_11_1_3B_an_hq_is_displaced_even_when_surrounded():
             "109/864": "2333"}
     b = displaced_61_hq(ring)
     answer(b, "DISPLACE AUTO")
-    assert b.is_on_map("61/HQ") and b.s.distance("2332", b.hex_of("61/HQ")) >= 5
+    assert b.is_on_map("61/HQ") and b.scenario.distance("2332", b.hex_of("61/HQ")) >= 5
     assert emitted(b, "hq_eliminated") == []
 
 
@@ -104,7 +104,7 @@ def test_11_1_4A_a_lone_hq_is_overrun_by_movement():
     assert [e["hq"] for e in emitted(b, "overrun")] == ["61/HQ"]
     auto(b)
     assert b.hex_of("109/381") == "2332"
-    assert b.is_on_map("61/HQ") and b.s.distance("2332", b.hex_of("61/HQ")) >= 5
+    assert b.is_on_map("61/HQ") and b.scenario.distance("2332", b.hex_of("61/HQ")) >= 5
 
 
 def test_11_1_4A_a_lone_hq_is_overrun_by_a_retreat():
@@ -347,7 +347,7 @@ def test_11_3_4_example_marker_at_zero_after_the_first_loss_one_loss_and_one_ret
     auto(b)
     assert b.data["pd"]["4SS"] == 9
     assert steps_lost(b)[0] == ("4SS/1/48", "reduced")
-    assert b.s.distance("3330", b.hex_of("4SS/1/48")) == 1
+    assert b.scenario.distance("3330", b.hex_of("4SS/1/48")) == 1
 
 
 def test_11_3_3_a_pd_hex_negates_the_first_retreat():

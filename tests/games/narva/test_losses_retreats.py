@@ -157,7 +157,7 @@ def test_9_4_4B_only_the_first_of_several_losses_is_ignored():
     assert (result["defender_after"]["losses"], result["defender_after"]["retreat"]) == (1, 1)
     auto(b)
     assert steps_lost(b)[0] == ("11SS/23", "reduced")
-    assert b.s.distance("3029", b.hex_of("11SS/23")) == 1
+    assert b.scenario.distance("3029", b.hex_of("11SS/23")) == 1
 
 
 def test_9_4_4_attackers_all_in_a_city_ignore_their_first_loss():
@@ -189,7 +189,7 @@ def test_9_5_2A_the_defender_retreats_the_number_of_hexes_given():
     result = fight(b, "soviet", "2332", ["30GD/131", "30GD/129", "109/381"])
     assert result["result"] == "D1r2"
     auto(b)
-    assert b.s.distance("2332", b.hex_of("61/162G")) == 2
+    assert b.scenario.distance("2332", b.hex_of("61/162G")) == 2
 
 
 def test_9_5_2B_each_hex_must_be_further_from_the_start_than_the_last():
@@ -232,7 +232,7 @@ def test_9_5_1A_mechanized_units_retreat_only_where_they_could_move():
     b = board({"61/162G": "2322", "109/381": "2323"})
     retreat(b, "german", ["61/162G"], 1)
     auto(b)
-    assert b.s.terrain(b.hex_of("61/162G")) == "swamp" and steps_lost(b) == []
+    assert b.scenario.terrain(b.hex_of("61/162G")) == "swamp" and steps_lost(b) == []
 
 
 def test_9_5_1C_the_owner_picks_the_unit_for_a_retreat_it_could_not_make():
@@ -377,7 +377,7 @@ def test_9_5_5B_a_unit_overstacked_at_the_end_goes_one_hex_further():
                "FHH/MOK": "2232", "FHH/BECK": "2232"})
     retreat(b, "german", ["61/162G"], 1)
     auto(b)
-    assert b.s.distance("2332", b.hex_of("61/162G")) == 2
+    assert b.scenario.distance("2332", b.hex_of("61/162G")) == 2
     assert len(b.combat_units_at("2231")) == 2 and len(b.combat_units_at("2232")) == 2
     assert steps_lost(b) == []
 
@@ -403,7 +403,7 @@ def test_9_5_5B_the_extra_hex_into_an_enemy_zoc_costs_a_step():
     retreat(b, "german", ["61/162G"], 1)
     auto(b)
     end = b.hex_of("61/162G")
-    assert b.s.distance("2332", end) == 2
+    assert b.scenario.distance("2332", end) == 2
     assert b.in_enemy_zoc(end, "german")
     assert steps_lost(b) == [("61/162G", "reduced")]
 
@@ -415,8 +415,8 @@ def test_9_5_5C_an_hq_retreating_onto_another_hq_goes_one_hex_further():
                "170/HQ": "2232"})
     retreat(b, "german", ["61/162G", "61/HQ"], 1)
     auto(b)
-    assert b.s.distance("2332", b.hex_of("61/162G")) == 1
-    assert b.s.distance("2332", b.hex_of("61/HQ")) == 2
+    assert b.scenario.distance("2332", b.hex_of("61/162G")) == 1
+    assert b.scenario.distance("2332", b.hex_of("61/HQ")) == 2
     assert where(b, "FHH/HQ", "170/HQ") == ["2231", "2232"]
 
 
@@ -428,7 +428,7 @@ def test_9_5_6A_a_defender_in_a_village_ignores_the_first_retreat_hex():
     assert result["result"] == "D1r2"
     assert (result["defender_after"]["losses"], result["defender_after"]["retreat"]) == (1, 1)
     auto(b)
-    assert b.s.distance("2323", b.hex_of("61/162G")) == 1
+    assert b.scenario.distance("2323", b.hex_of("61/162G")) == 1
 
 
 def test_9_5_6B_attackers_in_a_village_ignore_their_first_retreat_hex():
@@ -449,6 +449,6 @@ def test_9_5_6B_attackers_retreat_each_from_its_own_hex():
     result = fight(b, "soviet", "2332", ["109/381", "109/456"])
     assert result["result"] == "Ar1"
     auto(b)
-    assert b.s.distance("2432", b.hex_of("109/381")) == 1
-    assert b.s.distance("2431", b.hex_of("109/456")) == 1
+    assert b.scenario.distance("2432", b.hex_of("109/381")) == 1
+    assert b.scenario.distance("2431", b.hex_of("109/456")) == 1
     assert b.hex_of("61/162G") == "2332"

@@ -546,7 +546,7 @@ def test_6_5A_a_reinforcement_moves_any_distance_by_rail():
     moving(board, "german", "61/162G", mode="reinforce")
     answer(board, "MOVE 162G TO 1928 RAIL")
     assert board.hex_of("61/162G") == "1928"
-    assert board.s.distance("0131", "1928") > 4
+    assert board.scenario.distance("0131", "1928") > 4
 
 
 def rail(units, unit, dest, side="german", turn=1):
@@ -594,7 +594,7 @@ def test_6_5B_the_german_line_from_a_is_cut():
 
 
 def board_side_cut(a, b):
-    return position({}).s.hexside(a, b).rail_cut
+    return position({}).scenario.hexside(a, b).rail_cut
 
 
 def test_6_5C_rail_movement_may_not_be_combined_with_other_movement():
@@ -630,7 +630,7 @@ def test_10_3_2_an_isolated_units_ma_is_halved_exactly():
     """Ruling N-61: no rounding, because road costs can be fractions.  61F (MA 5) isolated has 2.5 MP:
     five rollbahn hexes from 0131 to 0630 (5 x 1/2); six (to 0731) is too far."""
     board = position({"61/61F": "0131"}, supply={"61/61F": "isolated"})
-    assert board.s.unit("61/61F").full.movement == 5
+    assert board.scenario.unit("61/61F").full.movement == 5
     assert board.movement_allowance("61/61F") == 2.5
     assert move(board, "german", "61/61F", "0630")["path"][-1] == "0630"
     refused(position({"61/61F": "0131"}, supply={"61/61F": "isolated"}), "german", "61/61F", "0731",
@@ -648,7 +648,7 @@ def test_10_3_1B_out_of_supply_units_keep_their_full_ma():
 def test_6_2_1A_a_minor_railway_serves_as_a_track_in_normal_movement():
     """Ruling N-58: 1828 -> 1929 (woods) along the minor railway costs 1 MP, not 2."""
     board = position({"61/162G": "1828"})
-    assert board.s.hexside("1828", "1929").routes == {"railway_minor"}
+    assert board.scenario.hexside("1828", "1929").routes == {"railway_minor"}
     assert path(board, "61/162G", "1929").cost == 1
 
 
@@ -678,7 +678,7 @@ def test_6_2_2_1A_a_frozen_ferry_hexside_is_crossed_as_a_frozen_river():
     2734/2634 as a frozen major river (2634 clear, by no road across: 1 + 1 = 2 MP), keeps its other MP
     and is not limited to one unit per ferry."""
     board = position({"43/593": "2734", "43/743": "2734", "43/HQ": "2935"}, turn=1)
-    assert board.s.hexside("2734", "2634").ferry
+    assert board.scenario.hexside("2734", "2634").ferry
     found = path(board, "43/593", "2634")
     assert found.hexes == ("2734", "2634") and found.cost == 2 and found.ferry is None
     moving(board, "soviet", "43/593", "43/743", "43/HQ")

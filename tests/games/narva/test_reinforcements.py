@@ -8,7 +8,7 @@ coastal hexes next to it = 1933 and 2234.
 from __future__ import annotations
 
 from moderator.games.narva.supply import traces_supply
-from tests.games.narva.drive import (arrive, asked, cannot, command_phase, finish, reinforcement_phase)
+from tests.games.narva.drive import arrive, asked, cannot, command_phase, finish, reinforcement_phase
 from tests.games.narva.helpers import answer, emitted, position
 
 
@@ -82,7 +82,7 @@ def test_8_0B_reinforcements_do_not_attack_on_arrival():
     reinforcement_phase(board)
     answer(board, "REROUTE NONE")
     answer(board, "MOVE 220G TO 0331")
-    assert "0332" in board.s.neighbours("0331")
+    assert "0332" in board.scenario.neighbours("0331")
     assert "attack" not in asked(board)
 
 
@@ -120,7 +120,7 @@ def test_8_3B_a_blocked_entry_lets_units_arrive_within_ten_hexes_along_the_same_
     arrive(board, "58/220G", 2, "A")
     reinforcement_phase(board)
     answer(board, "REROUTE NONE")
-    assert board.s.distance("0131", "0121") == 10 and board.s.distance("0131", "0120") == 11
+    assert board.scenario.distance("0131", "0121") == 10 and board.scenario.distance("0131", "0120") == 11
     cannot(board, "PLACE 220G AT 0120",
            because=r"0120 is not a legal place for 220G \(5\.3, 8\.3: .*within ten of it along the same map edge")
     cannot(board, "PLACE 220G AT 0330",
@@ -144,12 +144,12 @@ def test_8_5_reinforcements_that_cannot_enter_are_eliminated():
     """Soviet units hold or cover the entry hex and every west-edge hex within ten of it: no reroute is
     asked for, and the unit is eliminated."""
     board = position({}, turn=2)
-    edge = [h for h in board.s.hex_ids() if "west" in board.s.hex(h).edges and board.s.distance("0131", h) <= 10
-            and not board.s.hex(h).water]
+    edge = [h for h in board.scenario.hex_ids() if "west" in board.scenario.hex(h).edges and board.scenario.distance("0131", h) <= 10
+            and not board.scenario.hex(h).water]
     blockers = ["109/381", "109/456", "109/602", "109/657", "109/749", "109/864", "109/880", "109/466"]
     units = {}
     for h in sorted(edge):
-        if not any(board.s.distance(h, u) <= 1 for u in units.values()):
+        if not any(board.scenario.distance(h, u) <= 1 for u in units.values()):
             units[blockers[len(units)]] = h
     board = position(units, turn=2)
     arrive(board, "58/220G", 2, "A")
@@ -273,7 +273,7 @@ def test_8_6B_landing_on_a_lone_enemy_hq_displaces_it():
 
 def test_8_6C_the_german_coastal_artillery_may_barrage_the_landing_and_dr1_destroys_it():
     board = landing({}, rolls=[5])
-    assert board.s.barrage_result(5).defender_retreat == 1  # Dr1 on the barrage column
+    assert board.scenario.barrage_result(5).defender_retreat == 1  # Dr1 on the barrage column
     answer(board, "LAND AT 2033")
     assert asked(board) == ["coastal"]
     answer(board, "COASTAL FIRE")
@@ -283,7 +283,7 @@ def test_8_6C_the_german_coastal_artillery_may_barrage_the_landing_and_dr1_destr
 
 def test_8_6C_a_landing_that_survives_the_barrage_moves():
     board = landing({}, rolls=[1])
-    assert board.s.barrage_result(1).code == "NR"
+    assert board.scenario.barrage_result(1).code == "NR"
     answer(board, "LAND AT 2033")
     answer(board, "COASTAL FIRE")
     assert asked(board) == ["move"]
@@ -299,7 +299,7 @@ def test_8_6D_the_260th_moves_with_the_first_2nd_shock_chit_of_the_turn():
     """It joins the 109th's activation although 2033 is 13 hexes from the 109th HQ, on top of the
     three attached units; it is not activated by the second 2SH chit of the turn."""
     board = position(SHOCK, turn=3)
-    assert board.s.distance("2120", "2033") > 5
+    assert board.scenario.distance("2120", "2033") > 5
     command_phase(board, ["2SH-1", "2SH-2"])
     answer(board, "ACTIVATE 109")
     assert emitted(board, "activated")[0]["extra"] == ["IND/260"]

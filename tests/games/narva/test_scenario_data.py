@@ -10,8 +10,9 @@ from __future__ import annotations
 import shutil
 import time
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 import yaml

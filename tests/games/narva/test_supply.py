@@ -81,7 +81,7 @@ def test_10_1A_the_line_may_not_pass_enemy_units():
 def test_10_1B_woods_without_a_friendly_unit_carry_no_supply_line():
     """With the enemy in 0429, 0228's one way out is the woods hex 0229: closed while empty."""
     b = board(CUT_OFF)
-    assert b.s.terrain("0229") == "woods"
+    assert b.scenario.terrain("0229") == "woods"
     assert "0229" not in supplied_hexes(b, "german")
     assert "0228" not in supplied_hexes(b, "german")
 
@@ -95,7 +95,7 @@ def test_10_1C_a_friendly_unit_in_woods_turns_the_hex_clear_for_supply():
 def test_10_1C_a_unit_in_a_swamp_hex_converts_its_own_hex():
     """162G alone in the swamp 2422 (no road) traces from its own hex to the road in 2423."""
     b = board({"61/162G": "2422"})
-    assert b.s.terrain("2422") == "swamp"
+    assert b.scenario.terrain("2422") == "swamp"
     supply_phase(b)
     assert status(b, "61/162G") == "ok"
     assert "2422" not in supplied_hexes(board({}), "german")
@@ -170,10 +170,10 @@ def test_10_2_1_supply_sources_lie_on_the_sides_own_map_edges():
     """German sources on the west edge (column 01); Soviet ones on the east (column 35) or south
     (row 01) edge."""
     b = board({})
-    assert all(h[:2] == "01" for h in b.s.supply_sources("german"))
-    assert all(h[:2] == "35" or h[2:] == "01" for h in b.s.supply_sources("soviet"))
+    assert all(h[:2] == "01" for h in b.scenario.supply_sources("german"))
+    assert all(h[:2] == "35" or h[2:] == "01" for h in b.scenario.supply_sources("soviet"))
     hexes = supplied_hexes(b, "german")
-    assert all(h in hexes for h in b.s.supply_sources("german"))
+    assert all(h in hexes for h in b.scenario.supply_sources("german"))
 
 
 def test_10_2_2A_a_soviet_unit_on_the_rollbahn_cuts_narva_and_the_enclave():
@@ -181,7 +181,7 @@ def test_10_2_2A_a_soviet_unit_on_the_rollbahn_cuts_narva_and_the_enclave():
     and the enclave (3130) is out of supply, whatever line it could trace; 162G at 2332 is not."""
     units = {"11SS/23": "3029", "4SS/1/48": "3130", "61/162G": "2332", "109/381": "2230"}
     b = board(units)
-    assert "2230" in b.s.rollbahn_vp_hexes()
+    assert "2230" in b.scenario.rollbahn_vp_hexes()
     assert "3029" in supplied_hexes(b, "german")
     supply_phase(b)
     assert status(b, "11SS/23") == "oos" and status(b, "4SS/1/48") == "oos"

@@ -15,7 +15,7 @@ from tests.games.narva.helpers import answer, emitted, position
 def test_5_0B_a_unit_exerts_a_zoc_into_all_six_adjacent_hexes():
     board = position({"61/162G": "2432"})
     zone = board.zoc_of("german")
-    assert set(board.s.neighbours("2432")) == zone
+    assert set(board.scenario.neighbours("2432")) == zone
     assert len(zone) == 6
     assert "2432" not in zone and "2534" not in zone  # not its own hex, nothing two hexes away
 
@@ -45,7 +45,7 @@ def test_5_2A_soviet_assault_guns_exert_no_zoc():
 
 def test_5_2B_units_with_an_attack_strength_of_one_or_more_have_zocs():
     """Even the weakest printed attack (KUST/SCHN, 1-3-3) gives a ZOC; so does a reduced unit."""
-    assert position({}).s.unit("KUST/SCHN").full.attack == 1
+    assert position({}).scenario.unit("KUST/SCHN").full.attack == 1
     board = position({"KUST/SCHN": "2432"})
     assert board.in_enemy_zoc("2433", "soviet")
     board = position({"61/162G": "2432"}, reduced=["61/162G"])
@@ -86,14 +86,14 @@ def test_5_6_zocs_extend_across_a_bridged_major_river():
 def test_5_6_zocs_do_not_extend_across_a_ferry():
     """Ruling N-39: a ferry hexside is an unbridged major river hexside."""
     board = position({"61/162G": "1004"}, turn=9)
-    assert board.s.hexside("1004", "1104").ferry
+    assert board.scenario.hexside("1004", "1104").ferry
     assert "1104" not in board.zoc_of("german")
 
 
 def test_5_6_minor_rivers_do_not_stop_zocs():
     """2226 / 2227 are separated by the Mustajogi (minor)."""
     board = position({"61/162G": "2227"})
-    assert board.s.hexside("2226", "2227").river_kind == "minor"
+    assert board.scenario.hexside("2226", "2227").river_kind == "minor"
     assert "2226" in board.zoc_of("german")
 
 

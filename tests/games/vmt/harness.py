@@ -12,11 +12,11 @@ Orders are the players' own text, parsed and applied through the engine exactly 
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from moderator.core.errors import IllegalOrder
 from moderator.core.rng import Die, Rng, RngRecord
-from moderator.games.vmt import sequence
 from moderator.games.vmt.board import Board
 from moderator.games.vmt.engine import engine, scenario_named
 from moderator.games.vmt.frames import new_frame
@@ -59,7 +59,7 @@ class Position:
     def board(self) -> Board:
         return Board(self.state, scenario_named("campaign"))
 
-    def clear(self) -> "Position":
+    def clear(self) -> Position:
         """Take every block off the map (into the 'waiting' box) and empty the hands and markers."""
         for block in self.state["blocks"].values():
             if block["status"] == "map":
@@ -69,7 +69,7 @@ class Position:
             asset.update(status="pool", area=None, steps=2)
         return self
 
-    def place(self, text: str) -> "Position":
+    def place(self, text: str) -> Position:
         """'A06: 24/31 24/32 | A08: Perekop 25/54*' (a trailing '*' marks an exhausted block, '=2' sets SP)."""
         for part in text.split("|"):
             area, _, blocks = part.partition(":")
@@ -83,11 +83,11 @@ class Position:
                     entry["sp"] = int(sp)
         return self
 
-    def control(self, area: str, side: str) -> "Position":
+    def control(self, area: str, side: str) -> Position:
         self.state["control"][area] = side
         return self
 
-    def hand(self, side: str, *card_types: str) -> "Position":
+    def hand(self, side: str, *card_types: str) -> Position:
         """Give a side exactly these cards (taken from anywhere in its deck, discards or hand)."""
         pool = self.state["hands"][side] + self.state["decks"][side] + self.state["discards"][side]
         chosen = []
@@ -100,34 +100,34 @@ class Position:
         self.state["discards"][side] = []
         return self
 
-    def asset(self, asset_id: str, area: str, steps: int = 2) -> "Position":
+    def asset(self, asset_id: str, area: str, steps: int = 2) -> Position:
         self.state["assets"][asset_id].update(status="map", area=area, steps=steps)
         return self
 
-    def marker(self, area: str, kind: str) -> "Position":
+    def marker(self, area: str, kind: str) -> Position:
         self.board.set_marker(area, kind, True)
         return self
 
-    def destroyed(self, *areas: str) -> "Position":
+    def destroyed(self, *areas: str) -> Position:
         """Mark the printed batteries of these areas destroyed."""
         for area in areas:
             if area not in self.state["batteries_destroyed"]:
                 self.state["batteries_destroyed"].append(area)
         return self
 
-    def disabled(self, *areas: str) -> "Position":
+    def disabled(self, *areas: str) -> Position:
         """Put the Soviet trenches of these areas out of order ("No Trench" markers)."""
         for area in areas:
             if area not in self.state["trench_disabled"]:
                 self.state["trench_disabled"].append(area)
         return self
 
-    def paid(self, vp: int) -> "Position":
+    def paid(self, vp: int) -> Position:
         """Set the VP the Axis has paid for reinforcements so far."""
         self.state["vp_paid"] = vp
         return self
 
-    def phase(self, side: str, turn: int | None = None) -> "Position":
+    def phase(self, side: str, turn: int | None = None) -> Position:
         """Start the `side` action phase with the card decision open (no reinforcement, no window)."""
         if turn is not None:
             self.state["turn"] = turn

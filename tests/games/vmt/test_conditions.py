@@ -4,7 +4,7 @@ player's own view and the question's context."""
 import pytest
 
 from moderator.core.contract import Decision
-from moderator.core.errors import IllegalOrder, ParseError
+from moderator.core.errors import ParseError
 from moderator.games.vmt.conditions import evaluate
 
 

@@ -4,7 +4,6 @@ the ferry attack ban (L380) and the Counterattack reaction window (L160, L192, L
 
 Each test restates one clause, builds the smallest position and plays it as a player would."""
 
-import pytest
 
 from tests.games.vmt.harness import Position
 

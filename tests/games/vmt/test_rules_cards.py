@@ -2,7 +2,6 @@
 Cover, Air Strike (both modes, Interdiction), Redeployment, Heavy, Superheavy, Soviet Coastal and
 Soviet Field Artillery, with asset placement (L178, L228, L234).  One clause per test."""
 
-import pytest
 
 from tests.games.vmt.harness import Position
 

@@ -1,7 +1,6 @@
 """The map rules: Battery (L328-346), Trenches (L354-372), Ferry (L374-384), Control (L386-394)
 and Soviet Demoralization (L396-404), one clause per test."""
 
-import pytest
 
 from tests.games.vmt.harness import Position
 

@@ -4,7 +4,6 @@ the over-stack going home (L190, L206), and what happens to counters and markers
 or die (L232-238, L246, L254; rulings R-DUP, R-ENTRY), control and trenches after the combat (L370,
 L390)."""
 
-import pytest
 
 from tests.games.vmt.harness import Position
 

@@ -7,8 +7,9 @@ Each corruption test changes one thing in a copy of the real data and checks tha
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 import yaml

@@ -14,35 +14,49 @@ from typing import Any
 from moderator.core.scenario_files import entry
 from moderator.games.narva.scenario.crt import CombatResult, crt_index
 from moderator.games.narva.scenario.index_map import HexInfo, HexsideInfo, map_index
-from moderator.games.narva.scenario.schema import (SIDES, AirUnit, Chit, CommandGroup, Formation, HexsideEffect,
-                                                   MoveClass, RandomEvent, ReinforcementRow, RoadEffect,
-                                                   ScenarioData, Side, TerrainEffect, Turn, Unit)
+from moderator.games.narva.scenario.schema import (
+    SIDES,
+    AirUnit,
+    Chit,
+    CommandGroup,
+    Formation,
+    HexsideEffect,
+    MoveClass,
+    RandomEvent,
+    ReinforcementRow,
+    RoadEffect,
+    ScenarioData,
+    Side,
+    TerrainEffect,
+    Turn,
+    Unit,
+)
 from moderator.maps.hexes import HexGrid
 
 
 class Scenario(ScenarioData):
     """Everything the Across the Narva engine needs to start a game, with cached lookups."""
 
-    def _build_index(self) -> dict[str, Any]:
+    def build_lookups(self) -> dict[str, Any]:
         return {**map_index(self), **_tec_index(self), **_units_index(self), **_schedule_index(self),
                 **crt_index(self.tables)}
 
     @property
     def grid(self) -> HexGrid:
-        return self._index()["grid"]
+        return self.lookups()["grid"]
 
     # -- map ------------------------------------------------------------------------------------
 
     def hex_ids(self) -> tuple[str, ...]:
         """Every hex of the grid, column by column."""
-        return self._index()["hex_ids"]
+        return self.lookups()["hex_ids"]
 
     def on_map(self, hex_id: str) -> bool:
-        return hex_id in self._index()["hexes"]
+        return hex_id in self.lookups()["hexes"]
 
     def hex(self, hex_id: str) -> HexInfo:
         try:
-            return self._index()["hexes"][hex_id]
+            return self.lookups()["hexes"][hex_id]
         except KeyError:
             raise KeyError(f"no hex {hex_id!r} on the map") from None
 
@@ -52,30 +66,30 @@ class Scenario(ScenarioData):
     def neighbours(self, hex_id: str) -> tuple[str, ...]:
         """On-map neighbours (water included), clockwise from north."""
         try:
-            return self._index()["nbrs"][hex_id]
+            return self.lookups()["nbrs"][hex_id]
         except KeyError:
             raise KeyError(f"no hex {hex_id!r} on the map") from None
 
     def land_neighbours(self, hex_id: str) -> tuple[str, ...]:
         try:
-            return self._index()["land_nbrs"][hex_id]
+            return self.lookups()["land_nbrs"][hex_id]
         except KeyError:
             raise KeyError(f"no hex {hex_id!r} on the map") from None
 
     def hexside(self, a: str, b: str) -> HexsideInfo:
         """Features of the side between adjacent on-map hexes `a` and `b` (either order)."""
         try:
-            return self._index()["sides"][(a, b)]
+            return self.lookups()["sides"][(a, b)]
         except KeyError:
             raise KeyError(f"{a} and {b} are not adjacent hexes of the map") from None
 
     def distance(self, a: str, b: str) -> int:
-        axial = self._index()["axial"]
+        axial = self.lookups()["axial"]
         try:
             q1, r1 = axial[a]
             q2, r2 = axial[b]
         except KeyError:
-            return self._index()["grid"].distance(a, b)
+            return self.lookups()["grid"].distance(a, b)
         dq, dr = q1 - q2, r1 - r2
         return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
@@ -85,13 +99,13 @@ class Scenario(ScenarioData):
     def area_hexes(self, name: str) -> tuple[str, ...]:
         """Hexes of a named area: a map hex set id, ``entry:X``, ``west_bank_villages``,
         ``rollbahn_a_to_narva``, or a PD division id (``pd:11SS``)."""
-        return entry(self._index()["areas"], name, "map area")
+        return entry(self.lookups()["areas"], name, "map area")
 
     def entry_hexes(self, letter: str) -> tuple[str, ...]:
         return self.area_hexes(f"entry:{letter}")
 
     def supply_sources(self, side: Side) -> frozenset[str]:
-        return self._index()["supply"][side]
+        return self.lookups()["supply"][side]
 
     def pd_hexes(self, division: str) -> tuple[str, ...]:
         return self.area_hexes(f"pd:{division}")
@@ -102,17 +116,17 @@ class Scenario(ScenarioData):
     # -- TEC --------------------------------------------------------------------------------------
 
     def terrain_effect(self, terrain: str) -> TerrainEffect:
-        return self._index()["tec_terrain"][terrain]
+        return self.lookups()["tec_terrain"][terrain]
 
     def hexside_effect(self, feature: str) -> HexsideEffect:
-        return self._index()["tec_sides"][feature]
+        return self.lookups()["tec_sides"][feature]
 
     def road_effect(self, kind: str) -> RoadEffect:
-        return self._index()["tec_roads"][kind]
+        return self.lookups()["tec_roads"][kind]
 
     def move_cost(self, hex_id: str, movement_class: MoveClass) -> float | None:
         """MP to enter the hex off-road (None = prohibited)."""
-        return self._index()["move_cost"][movement_class][hex_id]
+        return self.lookups()["move_cost"][movement_class][hex_id]
 
     def legal_for(self, unit_id: str, hex_id: str) -> bool:
         """May this unit stand in this hex at all (terrain allows it, or a road/railway leads in)?"""
@@ -126,47 +140,47 @@ class Scenario(ScenarioData):
     # -- units ------------------------------------------------------------------------------------
 
     def unit(self, unit_id: str) -> Unit:
-        return entry(self._index()["units"], unit_id, "unit")
+        return entry(self.lookups()["units"], unit_id, "unit")
 
     def find_unit(self, text: str, side: Side | None = None) -> Unit | None:
         """The unit whose id, name or alias is `text` (case-insensitive), if exactly one matches."""
-        hits = self._index()["unit_names"].get(text.strip().casefold(), ())
+        hits = self.lookups()["unit_names"].get(text.strip().casefold(), ())
         hits = tuple(u for u in hits if side is None or u.side == side)
         return hits[0] if len(hits) == 1 else None
 
     def units_of(self, side: Side) -> tuple[Unit, ...]:
-        return self._index()["units_of"][side]
+        return self.lookups()["units_of"][side]
 
     def formation(self, formation_id: str) -> Formation:
-        return entry(self._index()["formations"], formation_id, "formation")
+        return entry(self.lookups()["formations"], formation_id, "formation")
 
     def formation_units(self, formation_id: str) -> tuple[Unit, ...]:
-        return self._index()["formation_units"].get(formation_id, ())
+        return self.lookups()["formation_units"].get(formation_id, ())
 
     def air_unit(self, air_id: str) -> AirUnit:
-        return entry(self._index()["air"], air_id, "air unit")
+        return entry(self.lookups()["air"], air_id, "air unit")
 
     def setup_positions(self) -> dict[str, str]:
         """Unit id -> hex of the set-up (a fresh dict)."""
-        return dict(self._index()["setup"])
+        return dict(self.lookups()["setup"])
 
     def setup_reduced(self) -> frozenset[str]:
-        return self._index()["setup_reduced"]
+        return self.lookups()["setup_reduced"]
 
     def reinforcements(self, turn: int, side: Side) -> tuple[ReinforcementRow, ...]:
         """Rows scheduled for this turn's Reinforcement Phase (flexible rows: their first turn)."""
-        return self._index()["reinf"].get((turn, side), ())
+        return self.lookups()["reinf"].get((turn, side), ())
 
     def air_reinforcements(self, turn: int, side: Side) -> tuple[str, ...]:
-        return self._index()["air_reinf"].get((turn, side), ())
+        return self.lookups()["air_reinf"].get((turn, side), ())
 
     # -- chits ------------------------------------------------------------------------------------
 
     def chit(self, chit_id: str) -> Chit:
-        return entry(self._index()["chits"], chit_id, "chit")
+        return entry(self.lookups()["chits"], chit_id, "chit")
 
     def command_group(self, group_id: str) -> CommandGroup:
-        return entry(self._index()["groups"], group_id, "command group")
+        return entry(self.lookups()["groups"], group_id, "command group")
 
     def chits_for(self, turn: int) -> tuple[Chit, ...]:
         """Chits in the cup by schedule during turn `turn`'s Command Phase.
@@ -176,7 +190,7 @@ class Scenario(ScenarioData):
         removed in turn N's Reinforcement Phase, after that turn's draws.  Event-driven removals
         (withdrawals, Stavka, 2SH out of supply) are the engine's business.
         """
-        return self._index()["cup"].get(turn, ())
+        return self.lookups()["cup"].get(turn, ())
 
     def chits_entering(self, turn: int) -> tuple[Chit, ...]:
         """Chits added in turn `turn`'s Reinforcement Phase (0 = the start cup)."""
@@ -189,7 +203,7 @@ class Scenario(ScenarioData):
 
     def turn(self, n: int) -> Turn:
         try:
-            return self._index()["turns"][n]
+            return self.lookups()["turns"][n]
         except KeyError:
             raise KeyError(f"no turn {n}") from None
 
@@ -204,7 +218,7 @@ class Scenario(ScenarioData):
     # -- combat ------------------------------------------------------------------------------------
 
     def crt_columns(self) -> int:
-        return self._index()["ncolumns"]
+        return self.lookups()["ncolumns"]
 
     def odds_column(self, side_attacking: Side, attack: int, defense: int) -> int | None:
         """The CRT column (1-based) for these totals on the attacker's odds line, before shifts.
@@ -212,7 +226,7 @@ class Scenario(ScenarioData):
         None if below the lowest column; the highest column if above it or if the defense is 0
         (rule 9.3.2).  Odds are rounded in the defender's favour (digest ruling 31).
         """
-        columns = self._index()["odds"][side_attacking]
+        columns = self.lookups()["odds"][side_attacking]
         if defense <= 0:
             return len(columns)
         ratio = Fraction(attack, defense)
@@ -223,7 +237,7 @@ class Scenario(ScenarioData):
         return best
 
     def _cell(self, column: int, die: int) -> tuple[CombatResult, CombatResult]:
-        idx = self._index()
+        idx = self.lookups()
         if not 1 <= column <= idx["ncolumns"]:
             raise ValueError(f"CRT column {column} out of range 1..{idx['ncolumns']}")
         die = min(max(die, idx["die_min"]), idx["die_max"])  # modified rolls: clamp (tables.yaml)
@@ -240,16 +254,16 @@ class Scenario(ScenarioData):
         return self.crt_result(side_attacking, column, die).code
 
     def barrage_result(self, die: int) -> CombatResult:
-        idx = self._index()
+        idx = self.lookups()
         die = min(max(die, idx["die_min"]), idx["die_max"])
         return idx["barrage_cells"][die]
 
     def barrage_count(self, side: Side, die: int) -> int:
-        return self._index()["barrage_roll"][side][die]
+        return self.lookups()["barrage_roll"][side][die]
 
     def random_event(self, roll: int) -> RandomEvent:
         try:
-            return self._index()["events"][roll]
+            return self.lookups()["events"][roll]
         except KeyError:
             raise KeyError(f"no random event for roll {roll}") from None
 

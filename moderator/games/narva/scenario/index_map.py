@@ -8,8 +8,9 @@ validator uses them on data it is about to reject.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from moderator.core.scenario_check import reachable
 from moderator.games.narva.scenario.schema import SIDES, WATER, River, ScenarioData

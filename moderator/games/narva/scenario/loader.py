@@ -8,8 +8,17 @@ from typing import Any
 
 from moderator.core.scenario_files import ScenarioFile, ScenarioKit, SchemaReader
 from moderator.games.narva.scenario.index import Scenario
-from moderator.games.narva.scenario.schema import (AirUnit, Chit, CommandGroup, Formation, MapData, ScenarioMeta,
-                                                   Setup, Tables, Unit)
+from moderator.games.narva.scenario.schema import (
+    AirUnit,
+    Chit,
+    CommandGroup,
+    Formation,
+    MapData,
+    ScenarioMeta,
+    Setup,
+    Tables,
+    Unit,
+)
 from moderator.games.narva.scenario.validate import validate_scenario
 
 FILES = (

@@ -4,17 +4,21 @@ record track and victory are checked here; the map in `validate_map`, the forces
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from moderator.core.provenance import Record
 from moderator.core.scenario_check import Problems
 from moderator.games.narva.scenario.index import Scenario
 from moderator.games.narva.scenario.schema import SIDES
-from moderator.games.narva.scenario.validate_map import (check_grid, check_hexsides, check_map_features,
-                                                         check_places_and_areas, check_routes)
+from moderator.games.narva.scenario.validate_map import (
+    check_grid,
+    check_hexsides,
+    check_map_features,
+    check_places_and_areas,
+    check_routes,
+)
 from moderator.games.narva.scenario.validate_tables import check_tables
-from moderator.games.narva.scenario.validate_units import (check_chits, check_reinforcements, check_setup,
-                                                           check_units)
+from moderator.games.narva.scenario.validate_units import check_chits, check_reinforcements, check_setup, check_units
 
 
 def validate_scenario(s: Scenario) -> list[str]:
@@ -130,7 +134,7 @@ def _check_victory(s: Scenario) -> list[str]:
     """Problems of victory: the sudden death area, VP items on land hexes of known areas, and victory
     levels from 0 VP up without gaps, one of them historical (13.2)."""
     problems = Problems()
-    idx = s._index()
+    idx = s.lookups()
     m = s.meta
     problems.require(m.sudden_death_area in idx["areas"],
                      f"scenario: the sudden death area {m.sudden_death_area} is not a map area")

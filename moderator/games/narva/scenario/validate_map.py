@@ -4,7 +4,7 @@ rivers, bridges and ferries, roads and railways, entry areas, supply sources and
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Callable
+from collections.abc import Callable
 
 from moderator.core.scenario_check import Problems
 from moderator.games.narva.scenario.index import Scenario
@@ -332,7 +332,7 @@ def _check_prepared_defences(s: Scenario, problems: Problems) -> None:
 def _check_banks(s: Scenario, problems: Problems) -> None:
     """The Narva separates a west bank (Narva, the VP hills) from an east bank (Ivangorod); the rollbahn
     runs from entry area A to Narva at 2930 (10.2.2, 13.3)."""
-    idx = s._index()
+    idx = s.lookups()
     hexes = idx["hexes"]
     west_edge_land = [h for h in idx["hex_ids"] if "west" in hexes[h].edges and not hexes[h].water]
     east_land = [h for h in idx["hex_ids"] if not hexes[h].water and not hexes[h].west_of_narva]

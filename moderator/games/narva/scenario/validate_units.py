@@ -7,8 +7,15 @@ from collections import Counter, defaultdict
 
 from moderator.core.scenario_check import Problems
 from moderator.games.narva.scenario.index import Scenario
-from moderator.games.narva.scenario.schema import (SIDES, Chit, CommandGroup, EntryArea, Formation, ReinforcementRow,
-                                                   Unit)
+from moderator.games.narva.scenario.schema import (
+    SIDES,
+    Chit,
+    CommandGroup,
+    EntryArea,
+    Formation,
+    ReinforcementRow,
+    Unit,
+)
 
 
 def check_units(s: Scenario) -> list[str]:
@@ -121,7 +128,7 @@ def _placement_problems(s: Scenario, where: str, u: Unit, h: str) -> list[str]:
     elif not s.legal_for(u.id, h):
         problems.append(f"{where}: {u.id} ({u.movement_class}) may not stand in {h} ({info.terrain}, no road)")
     if u.side == "german":
-        formation = s._index()["formations"].get(u.formation or "")
+        formation = s.lookups()["formations"].get(u.formation or "")
         problems.require(not info.pd_division or bool(formation and formation.pd), f"{where}: {u.id} may not be in "
                          f"prepared-defence hex {h}: only Nordland and Nederland (6.3C)")
         problems.require(not ("narva" in info.areas or "enclave" in info.areas) or u.ss or u.is_hq,
@@ -227,7 +234,7 @@ def _check_arrival(s: Scenario, r: ReinforcementRow, u: Unit, entry: EntryArea |
             if s.on_map(h):
                 problems += _placement_problems(s, where, u, h)
     if r.entry == "merekula":
-        areas = s._index()["areas"]
+        areas = s.lookups()["areas"]
         for h in areas.get("merekula", ()) + areas.get("merekula_landing", ()):
             problems += _placement_problems(s, where, u, h)
 

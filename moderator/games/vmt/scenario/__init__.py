@@ -9,12 +9,39 @@ the `Scenario` with its lookups, `loader` reads the files through the core's `Sc
 from moderator.core.provenance import PROVENANCE_PREFIXES, Record
 from moderator.core.scenario_files import Ident, IndexedScenario
 from moderator.games.vmt.scenario.index import Scenario
-from moderator.games.vmt.scenario.loader import (FILES, KIT, check_scenario, default_root, load_scenario, scenario_named,
-                                                 read_scenario)
-from moderator.games.vmt.scenario.schema import (SIDES, Area, AssetPlacement, Block, Border, BorderKind, CardType,
-                                                 CounterType, Division, Geometry, Label, MapData, Nationality,
-                                                 Placement, Point, Polygon, ReinforcementGroup, ScenarioData,
-                                                 ScenarioMeta, Setup, Side, Turn)
+from moderator.games.vmt.scenario.loader import (
+                                                 FILES,
+                                                 KIT,
+                                                 check_scenario,
+                                                 default_root,
+                                                 load_scenario,
+                                                 read_scenario,
+                                                 scenario_named,
+)
+from moderator.games.vmt.scenario.schema import (
+                                                 SIDES,
+                                                 Area,
+                                                 AssetPlacement,
+                                                 Block,
+                                                 Border,
+                                                 BorderKind,
+                                                 CardType,
+                                                 CounterType,
+                                                 Division,
+                                                 Geometry,
+                                                 Label,
+                                                 MapData,
+                                                 Nationality,
+                                                 Placement,
+                                                 Point,
+                                                 Polygon,
+                                                 ReinforcementGroup,
+                                                 ScenarioData,
+                                                 ScenarioMeta,
+                                                 Setup,
+                                                 Side,
+                                                 Turn,
+)
 from moderator.games.vmt.scenario.validate import validate_scenario
 from moderator.games.vmt.scenario.validate_map import GEOMETRY_CHECK_SCALE
 from moderator.games.vmt.scenario.validate_pieces import CARD_TYPES

@@ -10,14 +10,23 @@ from collections import defaultdict
 from typing import Any
 
 from moderator.core.scenario_files import entry
-from moderator.games.vmt.scenario.schema import (Area, Block, Border, CardType, CounterType, Division,
-                                                 ReinforcementGroup, ScenarioData, Side)
+from moderator.games.vmt.scenario.schema import (
+    Area,
+    Block,
+    Border,
+    CardType,
+    CounterType,
+    Division,
+    ReinforcementGroup,
+    ScenarioData,
+    Side,
+)
 
 
 class Scenario(ScenarioData):
     """Everything the VMT engine needs to start a game, with lookups."""
 
-    def _build_index(self) -> dict[str, Any]:
+    def build_lookups(self) -> dict[str, Any]:
         index: dict[str, Any] = {
             "areas": {a.id: a for a in self.map.areas},
             "blocks": {b.id: b for b in self.blocks},
@@ -49,11 +58,11 @@ class Scenario(ScenarioData):
     # -- map ----------------------------------------------------------------------------------
 
     def area(self, area_id: str) -> Area:
-        return entry(self._index()["areas"], area_id, "area")
+        return entry(self.lookups()["areas"], area_id, "area")
 
     def find_area(self, text: str) -> Area | None:
         """The area whose id or alias is `text` (case-insensitive), or None."""
-        area_id = self._index()["names"]["area"].get(text.strip().casefold())
+        area_id = self.lookups()["names"]["area"].get(text.strip().casefold())
         return None if area_id is None else self.area(area_id)
 
     def area_ids(self) -> tuple[str, ...]:
@@ -63,10 +72,10 @@ class Scenario(ScenarioData):
         """Adjacent areas.  Ferry arrows connect only for movement and retreat (rulebook L384)."""
         self.area(area_id)
         key = "nbrs_ferry" if include_ferry else "nbrs"
-        return self._index()[key].get(area_id, ())
+        return self.lookups()[key].get(area_id, ())
 
     def border(self, a: str, b: str) -> Border | None:
-        return self._index()["borders"].get(frozenset((a, b)))
+        return self.lookups()["borders"].get(frozenset((a, b)))
 
     def areas_where(self, **flags: Any) -> tuple[Area, ...]:
         """Areas whose attributes equal the given values, e.g. ``areas_where(battery=True)``."""
@@ -78,17 +87,17 @@ class Scenario(ScenarioData):
     # -- blocks ---------------------------------------------------------------------------------
 
     def block(self, block_id: str) -> Block:
-        return entry(self._index()["blocks"], block_id, "block")
+        return entry(self.lookups()["blocks"], block_id, "block")
 
     def find_block(self, text: str) -> Block | None:
-        block_id = self._index()["names"]["block"].get(text.strip().casefold())
+        block_id = self.lookups()["names"]["block"].get(text.strip().casefold())
         return None if block_id is None else self.block(block_id)
 
     def blocks_of(self, side: Side) -> tuple[Block, ...]:
         return tuple(b for b in self.blocks if b.side == side)
 
     def division(self, division_id: str) -> Division:
-        return entry(self._index()["divisions"], division_id, "division")
+        return entry(self.lookups()["divisions"], division_id, "division")
 
     def division_blocks(self, division_id: str) -> tuple[Block, ...]:
         return tuple(b for b in self.blocks if b.division == division_id)
@@ -103,10 +112,10 @@ class Scenario(ScenarioData):
     # -- cards and counters ---------------------------------------------------------------------
 
     def card_type(self, card_id: str) -> CardType:
-        return entry(self._index()["cards"], card_id, "card type")
+        return entry(self.lookups()["cards"], card_id, "card type")
 
     def find_card_type(self, text: str) -> CardType | None:
-        card_id = self._index()["names"]["card"].get(text.strip().casefold())
+        card_id = self.lookups()["names"]["card"].get(text.strip().casefold())
         return None if card_id is None else self.card_type(card_id)
 
     def deck(self, side: Side) -> list[str]:
@@ -114,4 +123,4 @@ class Scenario(ScenarioData):
         return [c.id for c in self.card_types for _ in range(c.count.get(side, 0))]
 
     def counter(self, counter_id: str) -> CounterType:
-        return entry(self._index()["counters"], counter_id, "counter type")
+        return entry(self.lookups()["counters"], counter_id, "counter type")

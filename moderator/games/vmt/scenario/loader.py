@@ -7,8 +7,16 @@ from typing import Any
 
 from moderator.core.scenario_files import ScenarioFile, ScenarioKit, SchemaReader
 from moderator.games.vmt.scenario.index import Scenario
-from moderator.games.vmt.scenario.schema import (Block, CardType, CounterType, Division, MapData,
-                                                 ReinforcementGroup, ScenarioMeta, Setup)
+from moderator.games.vmt.scenario.schema import (
+    Block,
+    CardType,
+    CounterType,
+    Division,
+    MapData,
+    ReinforcementGroup,
+    ScenarioMeta,
+    Setup,
+)
 from moderator.games.vmt.scenario.validate import validate_scenario
 
 FILES = (

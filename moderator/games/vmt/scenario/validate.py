@@ -4,7 +4,7 @@ here, the map's in `validate_map` and the pieces' in `validate_pieces`."""
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Iterator
+from collections.abc import Iterator
 
 from moderator.core.provenance import Record
 from moderator.core.scenario_check import Problems, adjacency, consecutive, reachable
