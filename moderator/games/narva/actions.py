@@ -66,7 +66,11 @@ def roll_event(board: Board) -> None:
         # ruling N-60: one formation moves whatever its command or supply, without combat
         board.push(new_frame(board.data, "regroup", side=event.side))
     elif event.effect == "prolong_freeze":
-        board.data["freeze_extended"] = True
+        # Ruling N-60: it prolongs the freeze only when drawn before the turn it would keep frozen
+        # (Turn 7 or earlier); drawn then or later, the thaw has already happened and it has no effect.
+        prolonged = [t.n for t in board.scenario.meta.turns if t.freeze_by_event]
+        if prolonged and board.turn < min(prolonged):
+            board.data["freeze_extended"] = True
     elif event.effect == "air_recovery" and event.side:
         for air_id, box in sorted(board.data["air"].items()):
             if board.scenario.air_unit(air_id).side == event.side and box in ("refit", "grounded"):

@@ -151,16 +151,15 @@ def test_2_5_2A_the_random_event_is_applied_before_the_next_draw():
                                           if e.kind == "chit_drawn" and e.data["chit"] == "26-1"][0]
 
 
-@pytest.mark.xfail(strict=True, reason="ruling N-60 is not implemented for Turn 8: the cold spell re-freezes the "
-                                       "rivers after the thaw (moderator/games/narva/actions.py roll_event)")
 def test_2_5_2_ruling_n60_a_cold_spell_drawn_on_turn_8_has_no_effect():
     """Ruling N-60: a longer freeze drawn on Turn 7 or earlier keeps the rivers frozen through Turn 8;
     drawn on Turn 8 or later it has no effect, the thaw of Turn 8 having already happened."""
     board = position({"FHH/HQ": "1827"}, turn=8, rolls=[5, 6])
     assert not board.frozen
     command_phase(board, ["RANDOM", "26-1"])
-    assert emitted(board, "random_event")[0]["roll"] == 11
-    assert not board.frozen
+    assert emitted(board, "random_event")[0]["total"] == 11
+    assert board.scenario.random_event(11).effect == "prolong_freeze"
+    assert not board.frozen and not board.data["freeze_extended"]
 
 
 def test_2_5_2B_a_move_event_moves_all_units_of_one_division_ignoring_command_and_supply():
