@@ -11,7 +11,7 @@ fails the test.
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from moderator.core.errors import IllegalOrder, OrderError
 

@@ -11,9 +11,10 @@ compare pixels).
 from __future__ import annotations
 
 import io
+import itertools
 import math
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -31,7 +32,7 @@ Font = ImageFont.FreeTypeFont | ImageFont.ImageFont  # the latter only where Pil
 
 def font(size: float) -> Font:
     """The bundled face at `size` pixels, rounded, at least 6."""
-    return _font(max(6, int(round(size))))
+    return _font(max(6, round(size)))
 
 
 @lru_cache(maxsize=64)
@@ -72,7 +73,7 @@ def draw_dashed(draw: ImageDraw.ImageDraw, points: Sequence[Point], fill: RGB, w
                 gap: float) -> None:
     """A dashed polyline whose pattern runs on across the vertices."""
     on, left = True, dash
-    for (ax, ay), (bx, by) in zip(points, points[1:]):
+    for (ax, ay), (bx, by) in itertools.pairwise(points):
         ux, uy, length = unit_vector(ax, ay, bx, by)
         t = 0.0
         while t < length - 1e-6:

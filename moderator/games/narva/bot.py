@@ -67,7 +67,7 @@ class NarvaBrain:
     # ------------------------------------------------------------------ the turn's plan
 
     def plan(self, text: str, rng: random.Random) -> list[str]:
-        own, enemy, turn = parse_report(text)
+        own, enemy, _turn = parse_report(text)
         s = self.public_map
         hqs = sorted(u for units in own.values() for u, _ in units if u.endswith("/HQ"))
         where = {u: h for h, units in own.items() for u, _ in units}
@@ -91,7 +91,7 @@ class NarvaBrain:
             units.sort(key=lambda u: (s.distance(where[u], target), u))
             plans.append((min(s.distance(where[u], target) for u in units) if units else 99, hq, target, units[:4]))
         plans.sort()
-        for _, hq, target, units in plans:
+        for _, hq, _target, _units in plans:
             if self.side == "soviet" and hq.split("/")[0] in ("2SH", "8", "59"):
                 continue  # Army HQs are activated by their chits; they activate corps
             lines += [f"ON ANY: ACTIVATE {hq}", f"ON ANY: ACTIVATE {hq}"]

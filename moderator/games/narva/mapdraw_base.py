@@ -7,6 +7,7 @@ entering there never hide them.  The legend fills the empty sea in the map's top
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from functools import lru_cache
@@ -139,7 +140,7 @@ def _prepared_defence(draw: ImageDraw.ImageDraw, frame: Frame, h: str, colour: R
     ring = frame.corners(h, 0.86)
     width = max(2, round(s / 9))
     draw.line(ring + [ring[0]], fill=colour, width=width, joint="curve")
-    for (ax, ay), (bx, by) in zip(ring, ring[1:] + ring[:1]):
+    for (ax, ay), (bx, by) in zip(ring, ring[1:] + ring[:1], strict=True):
         for t in (0.25, 0.5, 0.75):
             px, py = ax + (bx - ax) * t, ay + (by - ay) * t
             ux, uy, _ = unit_vector(px, py, cx, cy)
@@ -192,11 +193,11 @@ def _routes(draw: ImageDraw.ImageDraw, frame: Frame, scenario: Scenario) -> None
             continue
         points = [frame.centre(h) for h in road.hexes]
         _road(draw, _to_edge(frame, scenario, road.hexes, points), road.kind, s)
-    road_steps = {frozenset(p) for r in scenario.map.roads for p in zip(r.hexes, r.hexes[1:])}
+    road_steps = {frozenset(p) for r in scenario.map.roads for p in itertools.pairwise(r.hexes)}
     for rail in scenario.map.railways:
         if not any(frame.visible(h) for h in rail.hexes):
             continue
-        steps = [frozenset(p) in road_steps for p in zip(rail.hexes, rail.hexes[1:])]
+        steps = [frozenset(p) in road_steps for p in itertools.pairwise(rail.hexes)]
         # a railway beside a road on the same hexes is drawn a little to the side of it
         shift = [bool((i > 0 and steps[i - 1]) or (i < len(steps) and steps[i])) for i in range(len(rail.hexes))]
         points = _offset_polyline([frame.centre(h) for h in rail.hexes], shift, 0.22 * s)
@@ -239,7 +240,7 @@ def _road(draw: ImageDraw.ImageDraw, points: Sequence[Point], kind: str, s: floa
         draw_dashed(draw, points, colour, max(1, round(s * 0.07)), 0.16 * s, 0.16 * s)
     else:  # winter trail: only while frozen
         draw_dashed(draw, points, colour, max(2, round(s * 0.09)), 0.3 * s, 0.12 * s)
-        for (ax, ay), (bx, by) in zip(points, points[1:]):
+        for (ax, ay), (bx, by) in itertools.itertools.pairwise(points):
             _snowflake(draw, ((ax + bx) / 2, (ay + by) / 2), 0.12 * s, colour)
 
 
@@ -255,7 +256,7 @@ def _railway(draw: ImageDraw.ImageDraw, points: Sequence[Point], kind: str, s: f
     width = max(2, round(s * (0.1 if major else 0.07)))
     draw.line(list(points), fill=RAIL, width=width, joint="curve")
     spacing, half = (0.32 * s, 0.16 * s) if major else (0.5 * s, 0.12 * s)
-    for (ax, ay), (bx, by) in zip(points, points[1:]):
+    for (ax, ay), (bx, by) in itertools.itertools.pairwise(points):
         ux, uy, length = unit_vector(ax, ay, bx, by)
         t = spacing / 2
         while t < length:
@@ -323,7 +324,7 @@ def _edge_marks(draw: ImageDraw.ImageDraw, frame: Frame, scenario: Scenario, h: 
     else:
         y = cy + (1 if "south" in info.edges else -1) * (0.866 * s + r + 2)
         spots = [(cx, y)] if len(marks) == 1 else [(cx - 0.36 * s, y), (cx + 0.36 * s, y)]
-    for (kind, side), at in zip(marks, spots):
+    for (kind, side), at in zip(marks, spots, strict=False):
         if kind == "entry":
             _entry_badge(draw, at, r, info.entry_area or "?", side)
         else:

@@ -131,14 +131,14 @@ def draw_stack(draw: ImageDraw.ImageDraw, frame: Frame, scenario: Scenario, h: s
     if stack.get("pinned"):
         chips.append((-1.0, "P", PIN, INK))
     places = []
-    for sign, text, fill, fg in chips:
+    for sign, text, _fill, _fg in chips:
         w = tag_width(text, tag_size)
         places.append((cx + sign * min(half_w + w / 2 - 1, room - w / 2), w))
     overlap = max((half_w - (abs(x - cx) - w / 2) for x, w in places), default=0.0)
     if units:
         band, ss = _formation_look(scenario, units[0])
         counter(draw, at, units[0], s, band, ss, keep_clear=max(0.0, overlap))
-    for (sign, text, fill, fg), (x, _) in zip(chips, places):
+    for (_sign, text, fill, fg), (x, _) in zip(chips, places, strict=True):
         tag(draw, (x, y), text, fill, fg, tag_size)
     marker = stack.get("marker")
     if marker:
@@ -212,7 +212,7 @@ def draw_paths(draw: ImageDraw.ImageDraw, frame: Frame, scenario: Scenario, rece
     """Paths of moves and retreats: drawn before the counters, which they run between; each arrow
     stops at the edge of the counter it points to."""
     s = frame.s
-    half_w, half_h, shift = counter_box(s)
+    half_w, half_h, _shift = counter_box(s)
 
     def stop(path: list[str]) -> float:
         if path[-1] not in occupied:

@@ -58,9 +58,8 @@ def may_enter(board: Board, uid: str, a: str, b: str) -> tuple[bool, str]:
         return False, f"{b} is not next to {a}"
     if board.scenario.hex(b).water:
         return False, f"{b} is water (6.3A)"
-    if board.enemy_in(b, side):
-        if not (board.lone_hq(b) and board.is_combat(uid)):
-            return False, f"{b} holds enemy units (6.3B)"
+    if board.enemy_in(b, side) and not (board.lone_hq(b) and board.is_combat(uid)):
+        return False, f"{b} holds enemy units (6.3B)"
     if not board.may_stand(uid, b):
         return False, f"{board.unit(uid).name} may not enter {b}: {_standing_rule(board, uid, b)}"
     crossing = river_crossing(board, uid, a, b)

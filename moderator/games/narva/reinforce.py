@@ -131,7 +131,7 @@ def landing_hexes(board: Board) -> list[str]:
     merekula = list(board.scenario.area_hexes("merekula"))
     free = [h for h in merekula if not (board.enemy_in(h, "soviet") and board.combat_units_at(h))]
     if free:
-        return [h for h in free if not board.owner_of(h) == "soviet" or board.stacking_ok(h)]
+        return [h for h in free if board.owner_of(h) != "soviet" or board.stacking_ok(h)]
     return [h for h in board.scenario.area_hexes("merekula_landing") if not board.combat_units_at(h)]
 
 

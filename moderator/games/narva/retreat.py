@@ -58,9 +58,8 @@ def can_enter(board: Board, units: list[str], a: str, b: str) -> bool:
     side = board.side_of(units[0])
     if board.scenario.hex(b).water:
         return False
-    if board.enemy_in(b, side):
-        if not (board.lone_hq(b) and any(board.is_combat(u) for u in units)):
-            return False  # 9.5B: never through enemy units, except to overrun a lone HQ
+    if board.enemy_in(b, side) and not (board.lone_hq(b) and any(board.is_combat(u) for u in units)):
+        return False  # 9.5B: never through enemy units, except to overrun a lone HQ
     for uid in units:
         if not board.may_stand(uid, b) or river_crossing(board, uid, a, b) == "prohibited":
             return False  # 9.5.1A: only where the units could move

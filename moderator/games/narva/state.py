@@ -10,7 +10,7 @@ appear only once something has happened (a combat resolved, a displacement compu
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict, Union
+from typing import Any, Literal, NotRequired, TypedDict
 
 Side = Literal["german", "soviet"]
 Where = Literal["map", "pending", "eliminated", "withdrawn", "displacing"]  # "pending": not arrived yet
@@ -78,7 +78,7 @@ class RecentRetreat(TypedDict):
     kind: Literal["retreat"]
     side: Side
     path: list[str]
-RecentAction = Union[RecentMove, RecentCombat, RecentBarrage, RecentRetreat]
+RecentAction = RecentMove | RecentCombat | RecentBarrage | RecentRetreat
 
 
 # -- stages -----------------------------------------------------------------------------------------
@@ -150,7 +150,7 @@ class ActivationFrame(_Frame):
     context: dict[str, Any]
 
 
-MovingFrame = Union[CommandFrame, ActivationFrame]
+MovingFrame = CommandFrame | ActivationFrame
 
 
 class DefenderResult(TypedDict):
@@ -309,9 +309,25 @@ class CoastalFrame(_Frame):
     hex: str
 
 
-Frame = Union[TurnFrame, CupFrame, CommandFrame, ActivationFrame, CombatFrame, LossesFrame, RetreatFrame,
-              OverstackFrame, AdvanceFrame, DisplaceFrame, BarrageFrame, StavkaFrame, FreeMoveFrame, RegroupFrame,
-              RebuildFrame, ReinforceFrame, CoastalFrame]
+Frame = (
+    TurnFrame
+    | CupFrame
+    | CommandFrame
+    | ActivationFrame
+    | CombatFrame
+    | LossesFrame
+    | RetreatFrame
+    | OverstackFrame
+    | AdvanceFrame
+    | DisplaceFrame
+    | BarrageFrame
+    | StavkaFrame
+    | FreeMoveFrame
+    | RegroupFrame
+    | RebuildFrame
+    | ReinforceFrame
+    | CoastalFrame
+)
 
 
 # -- the whole state --------------------------------------------------------------------------------

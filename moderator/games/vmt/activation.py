@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 from dataclasses import dataclass
 
@@ -377,9 +378,9 @@ def _plan_move(board: Board, frame: ActivationFrame, blocks: list[str], to: str,
     attack, battery_attack = _attacks(board, frame, blocks, to)
     assets = _assets_going(board, frame, blocks, origin, with_assets)
     _check_assets_may_enter(board, frame["side"], assets, steps, to)
-    if not attack and not battery_attack:
-        if len(board.blocks_in(to, frame["side"])) + len(blocks) > board.scenario.meta.stacking:
-            raise IllegalOrder(f"{to} would hold more than {board.scenario.meta.stacking} of your blocks (L95)")
+    if not attack and not battery_attack and \
+            len(board.blocks_in(to, frame["side"])) + len(blocks) > board.scenario.meta.stacking:
+        raise IllegalOrder(f"{to} would hold more than {board.scenario.meta.stacking} of your blocks (L95)")
     if attack and frame["mode"] == "group" and frame["pending"]:
         raise IllegalOrder("finish the combat already started first")
     return MovePlan(origin, steps, attack, battery_attack, assets)
@@ -415,8 +416,8 @@ def _crossings(board: Board, frame: ActivationFrame, blocks: list[str], path: li
         if not redeploy and len(path) - 1 == 2:
             raise IllegalOrder("only two-area movers may move two areas with an Assault (L194)")
         raise IllegalOrder(f"too far: {len(path) - 1} areas, at most {reach}")
-    steps = [(a, b, crossing(board, a, b)) for a, b in zip(path, path[1:])]
-    for index, (a, b, kind) in enumerate(steps):
+    steps = [(a, b, crossing(board, a, b)) for a, b in itertools.pairwise(path)]
+    for index, (_a, b, kind) in enumerate(steps):
         last = index == len(steps) - 1
         occupied = board.is_enemy_occupied(b, side)
         if not last and occupied:
@@ -543,7 +544,7 @@ def carry_out(board: Board, frame: ActivationFrame, blocks: list[str], plan: Mov
     side = frame["side"]
     origin = plan.origin
     steps = plan.steps
-    for a, b, kind in steps:
+    for _a, b, _kind in steps:
         for block in blocks:
             board.relocate(block, b)
         for asset_id in plan.assets:

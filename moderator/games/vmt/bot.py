@@ -71,7 +71,7 @@ class VmtBrain:
         if not self.filed_standing:
             lines += self.standing()
             self.filed_standing = True
-        phase = next((line.split()[1] for line in report.envelope if line.startswith("PHASE")), "")
+        next((line.split()[1] for line in report.envelope if line.startswith("PHASE")), "")
         for decision in report.decisions:
             answer = self.answer(decision, seen, scenario, rng)
             if answer:

@@ -567,7 +567,7 @@ def auto_allocate_forced(board: Board, frame: CombatFrame) -> bool:
     for side in (frame["attacker"], frame["defender"]):
         if side in frame["allocated"]:
             continue
-        due, sixes, blocks = allocation_constraints(board, frame, side)
+        due, _sixes, blocks = allocation_constraints(board, frame, side)
         if not due or not blocks:
             frame["allocated"][side] = []
             changed = True

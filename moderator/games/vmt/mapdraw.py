@@ -6,6 +6,7 @@ Text, palettes and PNG encoding are the helpers every game's map shares (`modera
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping
 from functools import lru_cache
@@ -102,10 +103,10 @@ def _edge_pixels(labels: np.ndarray) -> dict[tuple[int, int], list[tuple[int, in
     edges: dict[tuple[int, int], list[tuple[int, int]]] = {}
     right = (labels[:, :-1] != labels[:, 1:]) & (labels[:, :-1] != WATER) & (labels[:, 1:] != WATER)
     down = (labels[:-1, :] != labels[1:, :]) & (labels[:-1, :] != WATER) & (labels[1:, :] != WATER)
-    for y, x in zip(*np.nonzero(right)):
+    for y, x in zip(*np.nonzero(right), strict=True):
         a, b = int(labels[y, x]), int(labels[y, x + 1])
         edges.setdefault((min(a, b), max(a, b)), []).append((int(y), int(x)))
-    for y, x in zip(*np.nonzero(down)):
+    for y, x in zip(*np.nonzero(down), strict=True):
         a, b = int(labels[y, x]), int(labels[y + 1, x])
         edges.setdefault((min(a, b), max(a, b)), []).append((int(y), int(x)))
     # coastline
@@ -113,7 +114,7 @@ def _edge_pixels(labels: np.ndarray) -> dict[tuple[int, int], list[tuple[int, in
     land = labels != WATER
     coast[:, :-1] |= land[:, :-1] != land[:, 1:]
     coast[:-1, :] |= land[:-1, :] != land[1:, :]
-    edges[(-1, -1)] = [(int(y), int(x)) for y, x in zip(*np.nonzero(coast))]
+    edges[(-1, -1)] = [(int(y), int(x)) for y, x in zip(*np.nonzero(coast), strict=True)]
     return edges
 
 
@@ -210,7 +211,7 @@ def draw_detail(view: Mapping[str, Any]) -> bytes | None:
     if not areas:
         return None
     name = view.get("scenario", "campaign")
-    scenario, scale, labels, ids = geometry(name)
+    scenario, scale, _labels, _ids = geometry(name)
     image = render(view, legend=False)
     xs = [scenario.area(a).at[0] * scale for a in areas]
     ys = [scenario.area(a).at[1] * scale for a in areas]
@@ -227,13 +228,13 @@ def draw_detail(view: Mapping[str, Any]) -> bytes | None:
 
 def render(view: Mapping[str, Any], width: int = WIDTH, legend: bool = True) -> Image.Image:
     name = view.get("scenario", "campaign")
-    scenario, scale, labels, ids = geometry(name, width)
+    scenario, scale, labels, _ids = geometry(name, width)
     base = base_map(name, width)
     h, w = labels.shape
     image = Image.new("RGB", (w, h + (LEGEND if legend else 0)), (250, 248, 240))
     image.paste(base, (0, 0))
     draw = ImageDraw.Draw(image, "RGBA")
-    zoom = width / WIDTH
+    width / WIDTH
     areas = {a["id"]: a for a in view["areas"]}
     me = view.get("side")
     combat = view.get("combat") or {}
@@ -258,7 +259,7 @@ def _recent(draw, scenario, scale, recent) -> None:
         colour = (AXIS if item.get("side") == "axis" else SOVIET) + (170,)
         if item["kind"] in ("move", "retreat"):
             points = [(scenario.area(a).at[0] * scale, scenario.area(a).at[1] * scale) for a in item["path"]]
-            for (ax, ay), (bx, by) in zip(points, points[1:]):
+            for (ax, ay), (bx, by) in itertools.pairwise(points):
                 _arrow(draw, (ax, ay), (bx, by), colour, dashed=item["kind"] == "retreat")
         elif item["kind"] in ("combat", "fire"):
             x, y = scenario.area(item["area"]).at[0] * scale, scenario.area(item["area"]).at[1] * scale

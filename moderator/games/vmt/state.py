@@ -8,7 +8,7 @@ Sides are plain strings ("axis" or "soviet"), as orders and decisions carry them
 NotRequired keys from required ones at run time, and the tests read `__required_keys__`.)
 """
 
-from typing import Any, Literal, NotRequired, TypedDict, Union
+from typing import Any, Literal, NotRequired, TypedDict
 
 from moderator.core.frames import Stage, StageSequence
 
@@ -298,10 +298,19 @@ class CounterattackWindowFrame(FrameBase):
     winner: str | None
 
 
-WindowFrame = Union[EntryWindowFrame, CounterattackWindowFrame]
+WindowFrame = EntryWindowFrame | CounterattackWindowFrame
 
-Frame = Union[SetupFrame, BombardFrame, PhaseFrame, ActivationFrame, CombatFrame, StrikeFrame, CoverOrderFrame,
-              EntryWindowFrame, CounterattackWindowFrame]
+Frame = (
+    SetupFrame
+    | BombardFrame
+    | PhaseFrame
+    | ActivationFrame
+    | CombatFrame
+    | StrikeFrame
+    | CoverOrderFrame
+    | EntryWindowFrame
+    | CounterattackWindowFrame
+)
 
 
 # ---------------------------------------------------------------- the whole state

@@ -46,7 +46,7 @@ def position(units: Mapping[str, str], *, turn: int = 1, options: Mapping[str, A
     chosen = dict(DEFAULT_OPTIONS)
     chosen.update(options or {})
     data = initial_state(SCENARIO, "campaign", chosen)
-    for uid, st in data["units"].items():
+    for st in data["units"].values():
         st["where"] = "pending"
         st["hex"] = None
         st["reduced"] = False

@@ -7,8 +7,6 @@ The barrage CRT, pins and the Stavka combat modifiers are tested with combat.
 
 from __future__ import annotations
 
-import pytest
-
 from moderator.games.narva.reinforce import refill_cup
 from moderator.games.narva.sequence import turn_advance
 from tests.games.narva.drive import asked, cannot, command_phase, finish
@@ -147,8 +145,8 @@ def test_2_5_2A_the_random_event_is_applied_before_the_next_draw():
     assert board.data["freeze_extended"]
     assert asked(board) == ["hq"]
     kinds = [e.kind for e in board.events]
-    assert kinds.index("random_event") < [i for i, e in enumerate(board.events)
-                                          if e.kind == "chit_drawn" and e.data["chit"] == "26-1"][0]
+    assert kinds.index("random_event") < next(i for i, e in enumerate(board.events)
+                                          if e.kind == "chit_drawn" and e.data["chit"] == "26-1")
 
 
 def test_2_5_2_ruling_n60_a_cold_spell_drawn_on_turn_8_has_no_effect():

@@ -639,7 +639,7 @@ def test_4_2_5B_a_reinforcing_army_hq_is_placed_in_a_supplied_hex_outside_the_ot
 def test_4_2_5C_an_army_hq_that_cannot_be_placed_waits():
     """German units on every Soviet supply source: no hex is supplied, the 8th Army HQ waits."""
     sources = sorted(position({}).scenario.supply_sources("soviet"))
-    units = dict(zip(["61/162G", "61/176G", "61/161Pio", "61/61F", "61/151G", "225/376G"], sources))
+    units = dict(zip(["61/162G", "61/176G", "61/161Pio", "61/61F", "61/151G", "225/376G"], sources, strict=False))
     board = position(units, turn=3)
     board.data["arrivals"] = [{"unit": "8/HQ", "turn": 3, "entry": "supplied_hex", "rerouted": False}]
     reinforcement_phase(board)

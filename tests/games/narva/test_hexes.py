@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections import deque
@@ -104,7 +105,7 @@ def test_the_vp_hill_chain_is_contiguous_only_under_even_parity() -> None:
 
 def test_the_ss_ring_is_closed_under_even_parity() -> None:
     ring_ = ["3127", "3227", "3228", "3329", "3330", "3331", "3231", "3132"]
-    for a, b in zip(ring_, ring_[1:]):
+    for a, b in itertools.pairwise(ring_):
         assert DEFAULT_GRID.adjacent(a, b), (a, b)
     # and it closes against the river: both ends touch column 30
     assert {"3026", "3027"} <= set(neighbours("3127"))
@@ -179,7 +180,7 @@ def test_line_is_connected_and_as_long_as_the_distance() -> None:
         ln = line(a, b)
         assert ln[0] == a and ln[-1] == b
         assert len(ln) == distance(a, b) + 1
-        for x, y in zip(ln, ln[1:]):
+        for x, y in itertools.pairwise(ln):
             assert DEFAULT_GRID.adjacent(x, y)
     assert line("2930", "2930") == ("2930",)
 
@@ -198,7 +199,7 @@ def test_ring_and_within() -> None:
 def test_path_through_waypoints() -> None:
     p = path_through(["0131", "1231", "2930"])
     assert p[0] == "0131" and p[-1] == "2930" and "1231" in p
-    assert all(DEFAULT_GRID.adjacent(a, b) for a, b in zip(p, p[1:]))
+    assert all(DEFAULT_GRID.adjacent(a, b) for a, b in itertools.pairwise(p))
 
 
 def test_axial_round_trip() -> None:

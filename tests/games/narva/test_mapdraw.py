@@ -188,7 +188,7 @@ def test_a_hidden_enemy_leaves_exactly_the_pixels_of_an_empty_hex():
 def test_an_enemy_stack_under_fog_shows_its_height_but_not_what_is_under_the_top():
     frame = full_frame()
     positions = S.setup_positions()
-    top, h = lonely_hex("german", positions)
+    _top, h = lonely_hex("german", positions)
     other = next(u.id for u in S.units_of("german") if u.id not in positions)
     single = draw_map(make_view("soviet", positions))
     stack = make_view("soviet", {**positions, other: h})
@@ -207,7 +207,7 @@ def test_an_enemy_stack_under_fog_shows_its_height_but_not_what_is_under_the_top
 def test_a_full_stack_with_every_marker_stays_inside_its_hex():
     frame = full_frame()
     positions = S.setup_positions()
-    unit_id, h = lonely_hex("soviet", positions)
+    _unit_id, h = lonely_hex("soviet", positions)
     plain = pixels(draw_map(make_view("soviet", positions)))
     view = make_view("soviet", positions)
     view["hexes"][h].update(height=4, pinned=True, marker="ISOLATED")
@@ -222,7 +222,7 @@ def test_counters_leave_the_hex_number_readable():
     positions = S.setup_positions()
     _, h = lonely_hex("german", positions)
     cx, cy = frame.centre(h)
-    half_w, half_h, shift = counter_box(frame.s)
+    _half_w, half_h, shift = counter_box(frame.s)
     number_bottom = cy - 0.66 * frame.s + number_size(frame.s) / 2
     assert number_bottom < cy + shift - half_h
     image = pixels(draw_map(make_view("german", positions)))
@@ -259,7 +259,7 @@ def test_the_detail_image_is_centred_on_the_focus_with_large_hex_numbers():
     assert image.format == "PNG" and image.size == DETAIL_SIZE
     frame = detail_frame("campaign", RECENT["focus"])
     assert number_size(frame.s) >= 14
-    xs, ys = zip(*(frame.centre(h) for h in RECENT["focus"]))
+    xs, ys = zip(*(frame.centre(h) for h in RECENT["focus"]), strict=True)
     assert abs((min(xs) + max(xs)) / 2 - DETAIL_SIZE[0] / 2) < 2
     assert abs((min(ys) + max(ys)) / 2 - DETAIL_SIZE[1] / 2) < 2
     print(f"\ndetail {image.size[0]}x{image.size[1]}: {len(png) / 1024:.0f} KiB in {elapsed * 1000:.0f} ms")
@@ -302,7 +302,7 @@ def test_the_legend_covers_only_water():
     frame = full_frame()
     x0, y0, x1, y1 = box
     for h in S.hex_ids():
-        xs, ys = zip(*frame.corners(h))
+        xs, ys = zip(*frame.corners(h), strict=True)
         if max(xs) >= x0 and min(xs) <= x1 and max(ys) >= y0 and min(ys) <= y1:
             assert S.hex(h).water, f"the legend hides land hex {h}"
 

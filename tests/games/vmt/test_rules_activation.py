@@ -12,7 +12,7 @@ def axis_turn(layout: str, *cards: str, soviet_cards: tuple[str, ...] = (), opti
     """The Axis action phase with just these blocks on the map; every area holding Soviet blocks
     is Soviet-controlled, every area holding Axis blocks Axis-controlled."""
     pos = Position(options=options).clear().place(layout)
-    for block, entry in pos.state["blocks"].items():
+    for _block, entry in pos.state["blocks"].items():
         if entry["status"] == "map":
             pos.control(entry["area"], entry["side"])
     pos.hand("axis", *cards).hand("soviet", *soviet_cards)
@@ -21,7 +21,7 @@ def axis_turn(layout: str, *cards: str, soviet_cards: tuple[str, ...] = (), opti
 
 def soviet_turn(layout: str, *cards: str, axis_cards: tuple[str, ...] = (), options=None) -> Position:
     pos = Position(options=options).clear().place(layout)
-    for block, entry in pos.state["blocks"].items():
+    for _block, entry in pos.state["blocks"].items():
         if entry["status"] == "map":
             pos.control(entry["area"], entry["side"])
     pos.hand("soviet", *cards).hand("axis", *axis_cards)

@@ -61,7 +61,7 @@ def test_bombardment_d_e_reshuffle_discards_and_plays_then_refill_to_8():
     """L130-132: the discarded and played cards are reshuffled into the Axis deck; then the Axis
     draws up to 8 cards."""
     pos = bombardment()
-    hand_ids = dict(zip(BOMBARD_HAND, pos.state["hands"]["axis"]))
+    hand_ids = dict(zip(BOMBARD_HAND, pos.state["hands"]["axis"], strict=True))
     pos.order("axis", "DISCARD GOLIATH")
     pos.order("axis", "PLAY HEAVY_ARTILLERY B08", dice=[1, 1, 1, 1])
     pos.order("axis", "PLAY SUPERHEAVY_ARTILLERY A07", dice=[1, 1, 1])

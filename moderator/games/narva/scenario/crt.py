@@ -3,6 +3,7 @@ the scenario keeps of it (tables.yaml ``crt`` and ``barrage_roll``)."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -92,14 +93,10 @@ def crt_index(tables: Tables) -> dict[str, Any]:
     barrage_cells: dict[int, CombatResult] = {}
     for row in tables.crt.rows:
         for i, code in enumerate(row.results, start=1):
-            try:
+            with contextlib.suppress(ValueError):
                 crt_cells[(i, row.die)] = parse_result(code)
-            except ValueError:
-                pass
-        try:
+        with contextlib.suppress(ValueError):
             barrage_cells[row.die] = parse_result(row.barrage)[0]
-        except ValueError:
-            pass
     dice = [row.die for row in tables.crt.rows] or [1]
     odds: dict[str, list[Fraction]] = {"german": [], "soviet": []}
     for col in sorted(tables.crt.columns, key=lambda c: c.index):

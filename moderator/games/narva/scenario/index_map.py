@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from moderator.core.scenario_check import reachable
@@ -112,11 +113,11 @@ def river_sides(s: ScenarioData) -> dict[str, River]:
 def route_steps(s: ScenarioData) -> Iterator[tuple[str, str, str, str]]:
     """(kind, route id, hex, next hex) for every step of every road and railway."""
     for road in s.map.roads:
-        for a, b in zip(road.hexes, road.hexes[1:]):
+        for a, b in pairwise(road.hexes):
             yield road.kind, road.id, a, b
     for rail in s.map.railways:
         kind = f"railway_{rail.kind}"
-        for a, b in zip(rail.hexes, rail.hexes[1:]):
+        for a, b in pairwise(rail.hexes):
             yield kind, rail.id, a, b
 
 

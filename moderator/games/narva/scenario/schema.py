@@ -57,7 +57,7 @@ GERMAN_ENTRIES = frozenset({"A", "B", "C"})
 
 
 def _hex_id(value: Any) -> Any:
-    if isinstance(value, bool) or isinstance(value, (int, float)):
+    if isinstance(value, (bool, int, float)):
         raise ValueError(f"hex id {value!r} must be a quoted four-digit string such as '0131' "
                          f"(YAML reads 0131 as a number)")
     if not is_hex_id(value):

@@ -4,6 +4,7 @@ record track and victory are checked here; the map in `validate_map`, the forces
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
 from moderator.core.provenance import Record
@@ -155,7 +156,7 @@ def _check_victory(s: Scenario) -> list[str]:
     levels = sorted(m.victory_levels, key=lambda v: v.min_vp)
     problems.require(bool(levels) and levels[0].min_vp == 0 and levels[-1].max_vp is None,
                      "scenario: victory levels must run from 0 VP to an open top level (rule 13.2)")
-    for a, b in zip(levels, levels[1:]):
+    for a, b in itertools.pairwise(levels):
         problems.require(a.max_vp is not None and a.max_vp + 1 == b.min_vp,
                          f"scenario: victory levels {a.level} and {b.level} leave a gap or overlap")
     problems.require(sum(1 for v in m.victory_levels if v.historical) == 1,

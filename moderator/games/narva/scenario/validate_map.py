@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
+from itertools import pairwise
 
 from moderator.core.scenario_check import Problems
 from moderator.games.narva.scenario.index import Scenario
@@ -234,11 +235,11 @@ def check_routes(s: Scenario) -> list[str]:
                 problems.append(f"map: {label} passes hex {h}, which is not on the map")
             elif terrain.get(h) in WATER:
                 problems.append(f"map: {label} passes water hex {h}")
-        for a, b in zip(route.hexes, route.hexes[1:]):
+        for a, b in pairwise(route.hexes):
             problems.require(not (s.on_map(a) and s.on_map(b)) or grid.adjacent(a, b),
                              f"map: {label} jumps from {a} to {b}, which are not adjacent")
     for rail in s.map.railways:
-        steps = {hexside_key(a, b) for a, b in zip(rail.hexes, rail.hexes[1:]) if s.on_map(a) and s.on_map(b)}
+        steps = {hexside_key(a, b) for a, b in pairwise(rail.hexes) if s.on_map(a) and s.on_map(b)}
         for cut in rail.cut:
             problems.require(hexside_key(*cut.split("-")) in steps,
                              f"map: railway {rail.id} is cut at {cut}, which is not a hexside of the line")

@@ -3,6 +3,7 @@ Chart, EZOC costs, the Random Events Table and the PD track."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from fractions import Fraction
 
@@ -26,7 +27,7 @@ def check_tables(s: Scenario) -> list[str]:
                      "tables: EZOC costs are +2 to enter and +2 to leave (rule 5.1A)")
     _check_random_events(s, problems)
     pd = s.tables.pd_track
-    problems.require(pd.boxes[-1] == 0 and all(b <= a for a, b in zip(pd.boxes, pd.boxes[1:])),
+    problems.require(pd.boxes[-1] == 0 and all(b <= a for a, b in itertools.pairwise(pd.boxes)),
                      "tables: the PD track must not rise and must end in a zero box (rule 11.3.4A)")
     problems.require(0 <= pd.start_box < len(pd.boxes) and pd.boxes[pd.start_box] == 3,
                      "tables: the PD markers start in the box of value 3 (rule 2.1.4E)")
@@ -44,7 +45,7 @@ def _check_crt_columns(s: Scenario, problems: Problems) -> None:
         except ValueError as exc:
             problems.append(f"tables: CRT {side} line: {exc}")
             continue
-        problems.require(all(b > a for a, b in zip(odds, odds[1:])),
+        problems.require(all(b > a for a, b in itertools.itertools.pairwise(odds)),
                          f"tables: the CRT {side} odds line must increase column by column")
         problems.require(not odds or odds[0] == Fraction(1, 2),
                          f"tables: the lowest CRT column of the {side} line must be 1-2 (rule 2.1.3C)")
