@@ -268,7 +268,8 @@ def rebuildable(board: Board) -> list[str]:
         if unit.side != "german" or unit.steps < 2 or board.is_mechanized(uid) or board.is_hq(uid):
             continue
         if (st["where"] == "map" and st["reduced"] and st["supply"] == "ok" \
-                and uid not in board.data["returned_this_turn"]) or (st["where"] == "eliminated" and return_hq(board, uid) is not None):
+                and uid not in board.data["returned_this_turn"]) or (
+                st["where"] == "eliminated" and return_hq(board, uid) is not None):
             out.append(uid)
     return sorted(out)
 

@@ -91,7 +91,8 @@ def distance_to_enemy(board: Board, side: str, radius: int = 4) -> dict[str, int
 
 
 def ready_air(board: Board, side: str) -> list[str]:
-    return [a for a, box in sorted(board.data["air"].items()) if box == "ready" and board.scenario.air_unit(a).side == side]
+    return [a for a, box in sorted(board.data["air"].items())
+            if box == "ready" and board.scenario.air_unit(a).side == side]
 
 
 class Moves:

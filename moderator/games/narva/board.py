@@ -100,7 +100,8 @@ class Board(BoardBase[Scenario]):
 
     def is_army_hq(self, uid: str) -> bool:
         unit = self.unit(uid)
-        return unit.type == "hq" and unit.formation is not None and self.scenario.formation(unit.formation).kind == "army"
+        return (unit.type == "hq" and unit.formation is not None
+                and self.scenario.formation(unit.formation).kind == "army")
 
     def attack(self, uid: str) -> int:
         return self.unit(uid).strength(self.is_reduced(uid)).attack

@@ -131,7 +131,8 @@ def eligible_hqs(board: Board, frame: CommandFrame) -> list[str]:
             continue
         if board.scenario.distance(board.hex_of(army), board.hex_of(uid)) > reach:
             continue  # 4.1.1D: a corps HQ in the Army HQ's command radius
-        if board.options["corps_choice"] == "own_army" and board.scenario.formation(unit.formation).parent != army_formation:
+        if (board.options["corps_choice"] == "own_army"
+                and board.scenario.formation(unit.formation).parent != army_formation):
             continue
         out.append(uid)
     return sorted(out)

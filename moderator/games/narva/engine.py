@@ -62,7 +62,8 @@ OPTIONS = [
                "only its own army's (4.1.1D, ruling N-21)"),
     OptionSpec("rp_timing", "immediate", ("immediate", "bank"), "replacement points are spent when the event "
                "happens (unspent lost) or banked for the German Reinforcement Segment (ruling N-44)"),
-    OptionSpec("free_move_hq", "corps", ("corps", "any"), "which Soviet HQ a Free Move may activate (2.5.4, ruling N-25)"),
+    OptionSpec("free_move_hq", "corps", ("corps", "any"),
+               "which Soviet HQ a Free Move may activate (2.5.4, ruling N-25)"),
 ]
 
 STANDING = [

@@ -154,7 +154,8 @@ def _terrain_step(board: Board, uid: str, a: str, b: str, strategic: bool) -> fl
     roads = usable_roads(board, a, b, strategic)
     if roads:
         # 6.2.1B: following the road, pay the road cost and ignore hex and hexside costs
-        costs = [board.scenario.road_effect(k).strategic if strategic else board.scenario.road_effect(k).move for k in roads]
+        effects = [board.scenario.road_effect(k) for k in roads]
+        costs = [effect.strategic if strategic else effect.move for effect in effects]
         return min(c for c in costs if c is not None)
     if strategic:
         return None  # 6.4.1A: only along roads

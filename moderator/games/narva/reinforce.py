@@ -111,7 +111,8 @@ def entry_choices(board: Board, uid: str, letter: str) -> tuple[list[str], bool]
         return open_, False
     edges = {e for h in hexes for e in board.scenario.hex(h).edges}
     around = [h for h in board.scenario.hex_ids() if board.scenario.hex(h).edges & edges
-              and min(board.scenario.distance(h, e) for e in hexes) <= BLOCKED_ENTRY_RANGE and placement_ok(board, uid, h)]
+              and min(board.scenario.distance(h, e) for e in hexes) <= BLOCKED_ENTRY_RANGE
+              and placement_ok(board, uid, h)]
     return sorted(around, key=lambda h: (min(board.scenario.distance(h, e) for e in hexes), h)), True
 
 

@@ -79,7 +79,8 @@ def routes(board: Board, units: list[str], origin: str, length: int) -> list[Rou
         here = path[-1] if path else origin
         step = len(path) + 1
         nexts = [n for n in board.neighbours(here)
-                 if board.scenario.distance(origin, n) == step and can_enter(board, units, here, n)] if step <= length else []
+                 if board.scenario.distance(origin, n) == step and can_enter(board, units, here, n)
+                 ] if step <= length else []
         if not nexts:
             if not path:
                 found.append(Route((), length, 0, False, True, 99, 0))
@@ -259,7 +260,8 @@ class Overstack:
         # the retreating units in excess move on: HQs if two HQs meet, else the last combat units
         excess = _excess(board, end, units)
         onward = [n for n in board.neighbours(end)
-                  if board.scenario.distance(frame["origin"], n) == frame["distance"] + 1 and can_enter(board, excess, end, n)
+                  if board.scenario.distance(frame["origin"], n) == frame["distance"] + 1
+                  and can_enter(board, excess, end, n)
                   and _stack_ok(board, excess, n) and not board.enemy_in(n, frame["side"])]
         if onward:
             target = min(onward, key=lambda h: (board.in_enemy_zoc(h, frame["side"]), h))

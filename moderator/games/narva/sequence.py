@@ -167,7 +167,8 @@ def begin_reinforcement_phase(board: Board) -> None:
     data = board.data
     data["active_side"] = None
     refill_cup(board)
-    for air_id in board.scenario.air_reinforcements(board.turn, "german") + board.scenario.air_reinforcements(board.turn, "soviet"):
+    arriving = [a for side in ("german", "soviet") for a in board.scenario.air_reinforcements(board.turn, side)]
+    for air_id in arriving:
         data["air"][air_id] = "ready"
         board.emit("air_arrives", air=air_id)
     # pushed last so that it runs first
@@ -224,7 +225,8 @@ def victory_points(board: Board) -> int:
 
 def final_victory(board: Board) -> None:
     vp = victory_points(board)
-    level = next(v for v in board.scenario.meta.victory_levels if vp >= v.min_vp and (v.max_vp is None or vp <= v.max_vp))
+    level = next(v for v in board.scenario.meta.victory_levels
+                 if vp >= v.min_vp and (v.max_vp is None or vp <= v.max_vp))
     winner = "soviet" if level.level.lower().startswith("soviet") else "german"
     board.data["result"] = {"winner": winner, "reason": f"{level.level} victory with {vp} Soviet VP (13.2)",
                             "vp": vp, "level": level.level}

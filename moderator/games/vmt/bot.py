@@ -37,7 +37,8 @@ def parse_report(text: str) -> dict:
         if stripped.startswith("MARKERS AND COUNTERS") or stripped.startswith("WHAT WE NEED"):
             section = ""
         if stripped.startswith("YOUR HAND"):
-            hand = [c.strip().lower() for c in stripped.split(":", 1)[1].split(",") if c.strip() and c.strip() != "empty"]
+            hand = [c.strip().lower() for c in stripped.split(":", 1)[1].split(",")
+                    if c.strip() and c.strip() != "empty"]
             continue
         if section == "own":
             match = re.match(r"^  ([A-C]\d\d) ", line)

@@ -144,7 +144,8 @@ def play_order(board: Board, side: str, order: Order) -> None:
         return
     board.discard(side, card_id)
     if card == "heavy_artillery":
-        bombard(board, target, "soviet", 4, six_only=board.has_intact_trench(target, "soviet"), source="Heavy Artillery")
+        bombard(board, target, "soviet", 4, six_only=board.has_intact_trench(target, "soviet"),
+                source="Heavy Artillery")
     elif card == "soviet_coastal_artillery":
         bombard(board, target, "axis", 2, six_only=False, source="Coastal Artillery")  # even vs Axis trenches (L477)
     elif card == "soviet_field_artillery":

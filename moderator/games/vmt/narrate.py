@@ -141,7 +141,8 @@ def _reinf_roll(d: Mapping[str, Any]) -> str:
     if not d["success"]:
         return f"Soviet reinforcement roll: {dice_text([d['die']])}: no arrival."
     if d.get("wasted"):
-        return f"Soviet reinforcement roll: {dice_text([d['die']])}: the {d['brigade']} could land, but no anchor area is free."
+        return (f"Soviet reinforcement roll: {dice_text([d['die']])}: the {d['brigade']} could land, "
+                f"but no anchor area is free.")
     return f"Soviet reinforcement roll: {dice_text([d['die']])}: the {d['brigade']} Brigade arrives."
 
 
@@ -156,18 +157,21 @@ _NARRATORS: dict[str, Callable[[Mapping[str, Any]], str]] = {
                              f"({card_name(d['card'])}, {d['blocks']} more block(s)).",
     "assets_placed": lambda d: f"{side_name(d['side'])} places " + ", ".join(
         f"{a['asset']} ({a['type']}) in {a['area']}" for a in d["assets"]) + ".",
-    "control": lambda d: f"{d['area']} passes to {side_name(d['side'])} control" + (f" ({d['vp']} VP)." if d["vp"] else "."),
+    "control": lambda d: (f"{d['area']} passes to {side_name(d['side'])} control"
+                          + (f" ({d['vp']} VP)." if d["vp"] else ".")),
     "trench_disabled": lambda d: f"The Soviet trenches of {d['area']} are out of order for good.",
     "marker_withdrawn": lambda d: f"The {d['marker'].upper()} marker in {d['area']} is withdrawn.",
     "marker_placed": lambda d: f"A {d['marker'].upper()} marker is placed in {d['area']}.",
     "marker_removed": lambda d: f"The {d['marker'].upper()} marker in {d['area']} is removed ({d['by']}).",
-    "marker_cancelled": lambda d: f"The {d['marker'].upper()} placement in {d['area']} is cancelled by {card_name(d['by'])}.",
+    "marker_cancelled": lambda d: (f"The {d['marker'].upper()} placement in {d['area']} is cancelled by "
+                                   f"{card_name(d['by'])}."),
     "marker_short": lambda d: f"No {d['marker'].upper()} marker is left to place in {d['area']}.",
     "asset_hit": lambda d: f"{d['asset']} is hit ({d['cause']}) and flips to its {d['steps']}-step side.",
     "asset_eliminated": lambda d: f"{d['asset']} is eliminated for good ({d['cause']}).",
     "asset_set_aside": lambda d: f"{d['asset']} has no block left with it in {d['area']} and is set aside.",
     "support_committed": lambda d: f"{side_name(d['side'])} commits {d['count']} Combat Support card(s) face down.",
-    "support_committed_cards": lambda d: "(You committed: " + (", ".join(card_name(c) for c in d["cards"]) or "nothing") + ".)",
+    "support_committed_cards": lambda d: ("(You committed: " + (", ".join(card_name(c) for c in d["cards"])
+                                                                 or "nothing") + ".)"),
     "retreat_blocks": lambda d: f"(Your {', '.join(d['blocks'])} retreated to {d['destination']}.)",
     "retreat_loss": lambda d: f"{side_name(d['side'])} loses a step retreating into {d['destination']} ({d['reason']})"
                               + (", eliminating a block." if d["eliminated"] else "."),
@@ -188,7 +192,8 @@ _NARRATORS: dict[str, Callable[[Mapping[str, Any]], str]] = {
                       + (f", withdraws {', '.join(d['withdrawn'])}" if d["withdrawn"] else "") + ".",
     "drew": lambda d: f"{side_name(d['side'])} draws {d['count']} card(s).",
     "drew_cards": lambda d: "(You drew: " + ", ".join(card_name(c) for c in d["cards"]) + ".)",
-    "deck_rebuilt": lambda d: f"The {side_name(d['side'])} deck is empty: the discard pile ({d['cards']} cards) is shuffled into a new deck.",
+    "deck_rebuilt": lambda d: (f"The {side_name(d['side'])} deck is empty: the discard pile ({d['cards']} cards) "
+                               f"is shuffled into a new deck."),
     "card_removed": lambda d: f"{card_name(d['card'])} leaves play ({d['reason']}).",
     "turn_end": lambda d: f"End of turn {d['turn']}: Axis {d['axis_vp']} VP, Soviet {d['soviet_vp']} VP.",
     "game_over": lambda d: f"GAME OVER: {d['reason']}.",
@@ -197,10 +202,12 @@ _NARRATORS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "reinforcement_placed": lambda d: f"{side_name(d['side'])} reinforcement {d['block']} is placed in {d['area']}.",
     "bombard_discard": lambda d: "Initial Bombardment: the Axis discards " + (
         ", ".join(card_name(c) for c in d["cards"]) or "nothing") + " and draws as many.",
-    "bombard_reshuffle": lambda d: f"Initial Bombardment over: {d['cards']} card(s) are shuffled back into the Axis deck.",
+    "bombard_reshuffle": lambda d: (f"Initial Bombardment over: {d['cards']} card(s) are shuffled back into "
+                                    f"the Axis deck."),
     "setup_filed": lambda d: f"{side_name(d['side'])} files a secret set-up; commitment {d['commitment']}.",
-    "setup_revealed": lambda d: f"{side_name(d['side'])} set-up revealed (salt {d['salt']}, commitment "
-                                f"{d['commitment']}): " + ", ".join(f"{b} {a}" for b, a in d["placements"].items()) + ".",
+    "setup_revealed": lambda d: (f"{side_name(d['side'])} set-up revealed (salt {d['salt']}, commitment "
+                                 f"{d['commitment']}): "
+                                 + ", ".join(f"{b} {a}" for b, a in d["placements"].items()) + "."),
     "activation_done": lambda d: f"{side_name(d['side'])} finishes the {card_name(d['card'])}.",
     "move_refused": lambda d: f"(Your TO move could not be made: {d['reason']}.)",
 }

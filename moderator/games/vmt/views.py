@@ -39,7 +39,8 @@ def build_view(board: Board, role: str) -> dict[str, Any]:
                 entry[f"{s}_blocks"] = [_block_view(board, b) for b in sorted(blocks)]
         areas.append(entry)
     view: dict[str, Any] = {
-        "role": role, "side": side, "scenario": data["scenario"], "turn": data["turn"], "turns": len(scenario.meta.turns),
+        "role": role, "side": side, "scenario": data["scenario"], "turn": data["turn"],
+        "turns": len(scenario.meta.turns),
         "dates": scenario.meta.turns[data["turn"] - 1].dates, "phase_side": data["phase_side"],
         "vp": {s: board.vp(s) for s in SIDES}, "vp_paid": data["vp_paid"], "areas": areas,
         "hand_sizes": {s: len(data["hands"][s]) for s in SIDES},
