@@ -240,7 +240,7 @@ def _road(draw: ImageDraw.ImageDraw, points: Sequence[Point], kind: str, s: floa
         draw_dashed(draw, points, colour, max(1, round(s * 0.07)), 0.16 * s, 0.16 * s)
     else:  # winter trail: only while frozen
         draw_dashed(draw, points, colour, max(2, round(s * 0.09)), 0.3 * s, 0.12 * s)
-        for (ax, ay), (bx, by) in itertools.itertools.pairwise(points):
+        for (ax, ay), (bx, by) in itertools.pairwise(points):
             _snowflake(draw, ((ax + bx) / 2, (ay + by) / 2), 0.12 * s, colour)
 
 
@@ -256,7 +256,7 @@ def _railway(draw: ImageDraw.ImageDraw, points: Sequence[Point], kind: str, s: f
     width = max(2, round(s * (0.1 if major else 0.07)))
     draw.line(list(points), fill=RAIL, width=width, joint="curve")
     spacing, half = (0.32 * s, 0.16 * s) if major else (0.5 * s, 0.12 * s)
-    for (ax, ay), (bx, by) in itertools.itertools.pairwise(points):
+    for (ax, ay), (bx, by) in itertools.pairwise(points):
         ux, uy, length = unit_vector(ax, ay, bx, by)
         t = spacing / 2
         while t < length:

@@ -45,7 +45,7 @@ def _check_crt_columns(s: Scenario, problems: Problems) -> None:
         except ValueError as exc:
             problems.append(f"tables: CRT {side} line: {exc}")
             continue
-        problems.require(all(b > a for a, b in itertools.itertools.pairwise(odds)),
+        problems.require(all(b > a for a, b in itertools.pairwise(odds)),
                          f"tables: the CRT {side} odds line must increase column by column")
         problems.require(not odds or odds[0] == Fraction(1, 2),
                          f"tables: the lowest CRT column of the {side} line must be 1-2 (rule 2.1.3C)")
