@@ -8,7 +8,7 @@ from typing import Any, cast
 
 from moderator.games.narva.board import SIDES
 from moderator.games.narva.scenario import Scenario
-from moderator.games.narva.state import AirBox, Arrival, NarvaState, Options, UnitRecord
+from moderator.games.narva.state import AirBox, Arrival, NarvaState, Options, Side, UnitRecord
 
 STATE_VERSION = 1
 
@@ -45,12 +45,12 @@ def initial_state(scenario: Scenario, name: str, options: Mapping[str, Any]) -> 
     return data
 
 
-def initial_control(scenario: Scenario, positions: dict[str, str]) -> dict[str, str]:
+def initial_control(scenario: Scenario, positions: dict[str, str]) -> dict[str, Side]:
     """Ruling N-48: a VP hex holding a combat unit with a ZOC at set-up belongs to its side (its units
     are the last to have passed through it); every other VP hex starts German."""
     occupant = {h: scenario.unit(u).side for u, h in positions.items()
                 if scenario.unit(u).zoc and scenario.unit(u).type != "hq"}
-    control: dict[str, str] = {}
+    control: dict[str, Side] = {}
     for item in scenario.meta.vp_items:
         if item.basis != "control":
             continue

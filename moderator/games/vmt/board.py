@@ -13,7 +13,7 @@ from typing import Any, TypeVar, cast
 from moderator.core.board import BoardBase
 from moderator.core.errors import IllegalOrder
 from moderator.core.rng import Rng
-from moderator.games.vmt.scenario import Scenario, Side
+from moderator.games.vmt.scenario import Border, Scenario, Side
 from moderator.games.vmt.state import AssetRecord, BlockRecord, RecentAction, VmtState
 
 SIDES: tuple[Side, Side] = ("axis", "soviet")
@@ -29,7 +29,7 @@ class Geography:
     def __init__(self, scenario: Scenario):
         self.areas = {a.id: a for a in scenario.map.areas}
         self.blocks = {b.id: b for b in scenario.blocks}
-        self.borders = {}
+        self.borders: dict[frozenset[str], Border] = {}
         self.adjacent: dict[str, tuple[str, ...]] = {a: () for a in self.areas}
         self.linked: dict[str, tuple[str, ...]] = {a: () for a in self.areas}
         adjacent: dict[str, set[str]] = {a: set() for a in self.areas}
@@ -48,7 +48,7 @@ class Geography:
         """Ferry arrows connect only for movement and retreat (L384)."""
         return (self.linked if include_ferry else self.adjacent)[area]
 
-    def border(self, a: str, b: str):
+    def border(self, a: str, b: str) -> Border | None:
         return self.borders.get(frozenset((a, b)))
 
 
