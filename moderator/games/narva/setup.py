@@ -32,6 +32,8 @@ def initial_state(scenario: Scenario, name: str, options: Mapping[str, Any]) -> 
         air[placement.unit] = "ready"  # 2.1.4D: Air Army 13 box / Luftwaffe box
     cup = [c.id for c in scenario.chits_entering(0)]  # 2.1.4F: chits without a turn number
     preplayed = next(c for c in cup if scenario.chit(c).group == scenario.meta.first_turn.soviet_preplayed_chit)
+    # The options are GameInfo.chosen_options: every option of engine.OPTIONS (the keys of `Options`),
+    # each checked against its choices; the cast says so to the type checker.
     data: NarvaState = {
         "version": STATE_VERSION, "scenario": name, "options": cast(Options, dict(options)), "turn": 1, "result": None,
         "stack": [], "next_id": 0, "seq": seq, "units": units, "arrivals": arrivals,

@@ -8,13 +8,13 @@ the rules modules a vocabulary that reads as prose: `board.blocks_in(area, "sovi
 
 from __future__ import annotations
 
-from typing import Any, TypeVar, cast
+from typing import TypeVar
 
 from moderator.core.board import BoardBase
 from moderator.core.errors import IllegalOrder
 from moderator.core.rng import Rng
 from moderator.games.vmt.scenario import Border, Scenario, Side
-from moderator.games.vmt.state import AssetRecord, BlockRecord, RecentAction, VmtState
+from moderator.games.vmt.state import AssetRecord, BlockRecord, VmtState
 
 SIDES: tuple[Side, Side] = ("axis", "soviet")
 ARMOR_TYPES = ("pz3", "stug", "t26")
@@ -72,10 +72,6 @@ class Board(BoardBase[Scenario]):
         super().__init__(data, scenario, rng)
         self._where: dict[str, list[str]] | None = None  # area -> blocks; rebuilt after any move
         self.geo = geography(scenario)
-
-    def remember(self, kind: str, **data: Any) -> None:
-        """Public action of the current phase, for the map's highlights (moves, combats, fire)."""
-        self.data.setdefault("recent", []).append(cast(RecentAction, dict(data, kind=kind)))
 
     # ------------------------------------------------------------------ blocks
 
