@@ -18,7 +18,7 @@ Games add their own words in the same style: ``is_on_map(piece)`` (a piece in pl
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Generic, NoReturn, TypeVar
 
 from moderator.core.contract import Event
@@ -91,5 +91,5 @@ class BoardBase(FrameStack, Generic[Sc]):
         return int(self.data["turn"])
 
     @property
-    def options(self) -> dict[str, Any]:
+    def options(self) -> Mapping[str, Any]:
         return self.data["options"]  # type: ignore[no-any-return]

@@ -20,10 +20,13 @@ N = TypeVar("N", bound=Hashable)
 
 
 class Named(Protocol):
-    """A record players may name by its id or by one of its aliases."""
+    """A record players may name by its id or by one of its aliases (read only: the records are frozen)."""
 
-    id: str
-    aliases: tuple[str, ...]
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def aliases(self) -> tuple[str, ...]: ...
 
 
 class Problems(list[str]):

@@ -102,20 +102,24 @@ class IndexedScenario(BaseModel):
 
     def memo(self, key: Hashable, build: Callable[[Any], T]) -> T:
         """`build(self)`, computed on the first call for `key` and kept on this scenario object."""
-        # pydantic's private-attribute lookup is slow; the cache dict is read from its slot directly.
-        cache = self.__pydantic_private__["_cache"]
+        # pydantic's private-attribute lookup is slow; the cache dict is read from its slot directly
+        # (pydantic types the slot Optional; it is always set on a model with private attributes).
+        private = self.__pydantic_private__
+        cache: dict[Hashable, Any] = private["_cache"] if private is not None else self._cache
         try:
-            return cache[key]
+            found: T = cache[key]
         except KeyError:
             found = cache[key] = build(self)
-            return found
+        return found
 
     def lookups(self) -> dict[str, Any]:
         """The lookup tables a game's `build_lookups` makes, built once per scenario object."""
+        private = self.__pydantic_private__
         try:
-            return self.__pydantic_private__["_cache"]["index"]
+            index: dict[str, Any] = (private["_cache"] if private is not None else self._cache)["index"]
         except KeyError:
-            return self.memo("index", type(self).build_lookups)
+            index = self.memo("index", type(self).build_lookups)
+        return index
 
     def build_lookups(self) -> dict[str, Any]:
         """The game's lookup tables; a scenario class with lookups overrides this."""

@@ -15,8 +15,8 @@ from tests.playout import random_playout
 
 CASES = [pytest.param(engine, seed, id=f"{engine.info.id}-{seed}")
          for engine in EVERY for seed in range(settings_for(engine).playouts)]
-VARIANTS = [pytest.param(engine, options, seed, id=f"{engine.info.id}-{'-'.join(f'{k}={v}' for k, v in options.items())}"
-                         f"-{seed}")
+VARIANTS = [pytest.param(engine, options, seed,
+                         id=f"{engine.info.id}-{'-'.join(f'{k}={v}' for k, v in options.items())}-{seed}")
             for engine in EVERY for options in settings_for(engine).variants
             for seed in range(settings_for(engine).variant_playouts)]
 

@@ -8,7 +8,7 @@ from moderator.core.frames import answered, ask, new_frame
 from moderator.core.grammar import Order
 from moderator.games.narva import activation as act
 from moderator.games.narva.barrage import start_barrages
-from moderator.games.narva.board import Board
+from moderator.games.narva.board import Board, as_side
 from moderator.games.narva.combat import start_combat
 from moderator.games.narva.hq import in_command_range
 from moderator.games.narva.state import FreeMoveFrame, RebuildFrame, RegroupFrame, StavkaFrame
@@ -22,7 +22,7 @@ def resolve_action(board: Board, chit_id: str) -> None:
     chit = board.scenario.chit(chit_id)
     kind = chit.action
     if kind == "barrage":
-        side = chit.side
+        side = as_side(chit.side)  # each side has its own barrage chits (2.5.1)
         die = board.d6(f"barrage roll ({side})")
         count = board.scenario.barrage_count(side, die.value)  # 2.5.1.1B
         board.emit("barrage_roll", side=side, die=die.to_json(), count=count)
@@ -267,9 +267,9 @@ def rebuildable(board: Board) -> list[str]:
         unit = board.unit(uid)
         if unit.side != "german" or unit.steps < 2 or board.is_mechanized(uid) or board.is_hq(uid):
             continue
-        if (st["where"] == "map" and st["reduced"] and st["supply"] == "ok" \
-                and uid not in board.data["returned_this_turn"]) or (
-                st["where"] == "eliminated" and return_hq(board, uid) is not None):
+        flipped_back = (st["where"] == "map" and st["reduced"] and st["supply"] == "ok"
+                        and uid not in board.data["returned_this_turn"])
+        if flipped_back or (st["where"] == "eliminated" and return_hq(board, uid) is not None):
             out.append(uid)
     return sorted(out)
 
@@ -306,11 +306,11 @@ def return_hq(board: Board, uid: str) -> str | None:
         for hq in board.units_of("german"):
             if not board.is_hq(hq):
                 continue
-            hq_formation = board.scenario.formation(board.unit(hq).formation)
+            hq_formation = board.hq_formation(hq)
             if formation is None or hq_formation.parent == parent:
                 candidates.append(hq)
     for hq in sorted(candidates):
-        if board.supply(hq) == "ok" and board.may_stand(uid, board.hex_of(hq)) and traces_supply(board, hq):
+        if board.supply(hq) == "ok" and board.may_stand(uid, board.hex_on_map(hq)) and traces_supply(board, hq):
             return hq
     return None
 
@@ -384,7 +384,7 @@ class Rebuild:
         assert hq is not None
         st["reduced"] = True
         st["supply"] = "ok"
-        board.place(uid, board.hex_of(hq))
+        board.place(uid, board.hex_on_map(hq))
         board.data["returned_this_turn"].append(uid)
         board.emit("rebuilt", unit=uid, hex=board.hex_of(hq), how=f"returned reduced with {board.unit(hq).name}")
         act.start_activation(board, "german", "rebuild", movers=[uid])

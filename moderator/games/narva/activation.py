@@ -10,7 +10,7 @@ also attack.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, cast
+from typing import Any
 
 from moderator.core.contract import Decision
 from moderator.core.frames import Stage, StageSequence, answered, ask, new_frame
@@ -38,9 +38,10 @@ def start_activation(board: Board, side: Side, mode: ActivationMode, *, chit: st
                      context: dict[str, Any] | None = None) -> ActivationFrame:
     """Push an activation that goes straight to its moves (the command chit path asks for its HQ
     first, see `command.CommandActivation`)."""
-    return cast(ActivationFrame, board.push(new_frame(
+    frame: ActivationFrame = board.push(new_frame(
         board.data, "activation", side=side, mode=mode, chit=chit, hq=hq, stage=stage, movers=list(movers),
-        fighters=list(fighters), moved=[], attacked=[], ferries=[], context=dict(context or {}))))
+        fighters=list(fighters), moved=[], attacked=[], ferries=[], context=dict(context or {})))
+    return frame
 
 
 def after_moves(frame: MovingFrame) -> ActivationStage:
@@ -64,7 +65,7 @@ def attack_targets(board: Board, frame: MovingFrame) -> dict[str, list[str]]:
     side = frame["side"]
     found: dict[str, list[str]] = {}
     for uid in attackers_available(board, frame):
-        for n in board.neighbours(board.hex_of(uid)):
+        for n in board.neighbours(board.hex_on_map(uid)):
             if board.enemy_in(n, side) and board.combat_units_at(n):
                 found.setdefault(n, []).append(uid)
     return found
@@ -215,7 +216,7 @@ class Moves:
         for uid in units:
             if uid not in available:
                 board.fail(f"{board.unit(uid).name} cannot attack now: {self._why_not_attacker(board, frame, uid)}")
-            if target not in board.neighbours(board.hex_of(uid)):
+            if target not in board.neighbours(board.hex_on_map(uid)):
                 board.fail(f"{board.unit(uid).name} at {board.hex_of(uid)} is not next to {target} (9.0A)")
         if len(set(units)) != len(units):
             board.fail("a unit is named twice")

@@ -62,7 +62,7 @@ class Advance:
         for uid in frame["units"]:
             if uid in frame["moved"] or not board.is_on_map(uid):
                 continue
-            origin = board.hex_of(uid)
+            origin = board.hex_on_map(uid)
             if origin != frame["origins"].get(uid):
                 continue
             if first_step_ok(board, uid, origin, target):

@@ -10,8 +10,6 @@ or prepared defences (2.5.1.2), but German units in a PD hex take them on the PD
 
 from __future__ import annotations
 
-from typing import cast
-
 from moderator.core.contract import Decision
 from moderator.core.frames import answered, ask, new_frame
 from moderator.core.grammar import Order
@@ -25,16 +23,17 @@ from moderator.games.narva.state import BarrageFrame, BarrageSource, Side
 def start_barrages(board: Board, side: Side, count: int, source: BarrageSource, *, anywhere_next_to_any: bool = False,
                    fixed_target: str | None = None) -> BarrageFrame:
     """Push `count` barrage attacks for `side`; the owner chooses each target (or `fixed_target` is hit)."""
-    return cast(BarrageFrame, board.push(new_frame(
+    frame: BarrageFrame = board.push(new_frame(
         board.data, "barrage", side=side, count=count, source=source, targeted=[], next_to_any=anywhere_next_to_any,
-        fixed=fixed_target, pending=None)))
+        fixed=fixed_target, pending=None))
+    return frame
 
 
 def targets(board: Board, frame: BarrageFrame) -> list[str]:
     side = frame["side"]
-    if frame.get("fixed"):
-        hex_id = frame["fixed"]
-        return [hex_id] if board.combat_units_at(hex_id) and board.enemy_in(hex_id, side) else []
+    fixed = frame.get("fixed")
+    if fixed:
+        return [fixed] if board.combat_units_at(fixed) and board.enemy_in(fixed, side) else []
     out = []
     for hex_id, units in board.occupied_hexes().items():
         if hex_id in frame["targeted"] or board.side_of(units[0]) == side:
@@ -124,7 +123,8 @@ class Barrage:
                 board.emit("barrage_forgone", side=frame["side"], left=frame["count"], source=frame["source"],
                            reason="no legal target")
             return True
-        if frame.get("fixed"):
-            resolve(board, frame, frame["fixed"])
+        fixed = frame.get("fixed")
+        if fixed:
+            resolve(board, frame, fixed)
             return True
         return False

@@ -18,7 +18,7 @@ from moderator.games.narva.scenario import MECHANIZED_TYPES, Scenario, Unit
 from moderator.games.narva.state import NarvaState, Options, Side, SupplyState, UnitRecord, Where
 
 if TYPE_CHECKING:
-    from moderator.games.narva.scenario import HexInfo, HexsideInfo
+    from moderator.games.narva.scenario import Formation, HexInfo, HexsideInfo
 
 SIDES: tuple[Side, Side] = ("german", "soviet")
 
@@ -30,6 +30,16 @@ def _zoc_memo(_scenario: Scenario) -> dict[tuple[str, str], bool]:
 
 def enemy(side: str) -> Side:
     return "soviet" if side == "german" else "german"
+
+
+def as_side(name: str) -> Side:
+    """`name` as a side; raises ValueError for any other name (the observer, the referee, or the "both"
+    of the random event chit, the one chit both sides share, 2.5.2)."""
+    if name == "german":
+        return "german"
+    if name == "soviet":
+        return "soviet"
+    raise ValueError(f"{name!r} is not a side")
 
 
 class Board(BoardBase[Scenario]):
@@ -79,6 +89,13 @@ class Board(BoardBase[Scenario]):
     def hex_of(self, uid: str) -> str | None:
         return self.data["units"][uid]["hex"]
 
+    def hex_on_map(self, uid: str) -> str:
+        """The hex of a unit on the map; raises ValueError for a unit off it (which has no hex)."""
+        hex_id = self.data["units"][uid]["hex"]
+        if hex_id is None:
+            raise ValueError(f"{uid} is not on the map")
+        return hex_id
+
     def side_of(self, uid: str) -> Side:
         return self._unit_index[uid].side
 
@@ -102,6 +119,14 @@ class Board(BoardBase[Scenario]):
         unit = self.unit(uid)
         return (unit.type == "hq" and unit.formation is not None
                 and self.scenario.formation(unit.formation).kind == "army")
+
+    def hq_formation(self, hq: str) -> Formation:
+        """The formation an HQ heads (the scenario validator gives every HQ one); raises KeyError
+        for a unit that heads none."""
+        formation = self.unit(hq).formation
+        if formation is None:
+            raise KeyError(f"{hq} heads no formation")
+        return self.scenario.formation(formation)
 
     def attack(self, uid: str) -> int:
         return self.unit(uid).strength(self.is_reduced(uid)).attack
@@ -135,7 +160,7 @@ class Board(BoardBase[Scenario]):
         if self._where is None:
             where: dict[str, list[str]] = {}
             for uid, st in sorted(self.data["units"].items()):
-                if st["where"] == "map":
+                if st["where"] == "map" and st["hex"] is not None:  # `place` gives a unit on the map its hex
                     where.setdefault(st["hex"], []).append(uid)
             for units in where.values():
                 units.sort(key=lambda u: (self.is_hq(u), self.data["units"][u]["seq"]))

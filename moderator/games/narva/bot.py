@@ -88,8 +88,9 @@ class NarvaBrain:
                 continue
             formation = hq.split("/")[0]
             units = [u for u in where if u.split("/")[0] == formation and not u.endswith("/HQ") and attack_of[u] > 0]
-            units.sort(key=lambda u: (s.distance(where[u], target), u))
-            plans.append((min(s.distance(where[u], target) for u in units) if units else 99, hq, target, units[:4]))
+            distance = {u: s.distance(where[u], target) for u in units}
+            units.sort(key=lambda u: (distance[u], u))
+            plans.append((min(distance.values()) if units else 99, hq, target, units[:4]))
         plans.sort()
         for _, hq, _target, _units in plans:
             if self.side == "soviet" and hq.split("/")[0] in ("2SH", "8", "59"):

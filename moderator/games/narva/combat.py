@@ -10,10 +10,10 @@ displacements are frames of their own, so each can ask its owner.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, cast
+from typing import Any
 
 from moderator.core.contract import Decision
 from moderator.core.frames import Stage, StageSequence, new_frame
@@ -22,7 +22,7 @@ from moderator.core.rng import Die
 from moderator.games.narva.board import Board, enemy
 from moderator.games.narva.losses import push_losses
 from moderator.games.narva.retreat import push_retreat
-from moderator.games.narva.state import AirMode, CombatFrame, CombatStage, Side
+from moderator.games.narva.state import AirMode, CombatFrame, CombatStage, DefenderResult, Side
 
 
 @dataclass
@@ -55,7 +55,7 @@ def pd_at_zero(board: Board, division: str) -> bool:
     return board.data["pd"][division] >= len(board.scenario.tables.pd_track.boxes) - 1
 
 
-def extended_column(board: Board, side: str, attack: int, defense: int) -> int:
+def extended_column(board: Board, side: Side, attack: int, defense: int) -> int:
     """The attacker's CRT column, continued below the table (1-3 is column 0, 1-4 column -1 ...)
     so that right shifts can lift a low ratio back onto the table (ruling N-33)."""
     column = board.scenario.odds_column(side, attack, defense)
@@ -72,7 +72,7 @@ def halved_attack(board: Board, uid: str, target: str) -> tuple[Fraction, list[s
     and once for being out of supply or isolated; the effects multiply (2.1.1)."""
     value = Fraction(board.attack(uid))
     why = []
-    side = board.hexside(board.hex_of(uid), target)
+    side = board.hexside(board.hex_on_map(uid), target)
     if side.river is not None:
         value /= 2
         why.append("across a river")
@@ -95,7 +95,7 @@ def modified_defense(board: Board, uid: str, target: str) -> tuple[Fraction, lis
     return value, why
 
 
-def compute_odds(board: Board, side: str, attackers: list[str], target: str, air: dict[str, str],
+def compute_odds(board: Board, side: Side, attackers: list[str], target: str, air: Mapping[str, AirMode],
                  stavka: bool = False) -> Odds:
     defenders = [u for u in board.units_at(target)]
     a_total = Fraction(0)
@@ -129,9 +129,9 @@ def compute_odds(board: Board, side: str, attackers: list[str], target: str, air
         odds.shifts.append(("Stavka directive (2.5.3B)", 1))
     division = board.scenario.hex(target).pd_division
     if side == "soviet" and division is not None and board.owner_of(target) == "german":
-        value = pd_value(board, division)
-        if value:
-            odds.shifts.append((f"prepared defences {division} (11.3.2)", -value))
+        pd_shift = pd_value(board, division)
+        if pd_shift:
+            odds.shifts.append((f"prepared defences {division} (11.3.2)", -pd_shift))
     final = odds.base_column + odds.total_shift
     odds.column = None if final < 1 else min(final, columns)
     return odds
@@ -147,9 +147,10 @@ def combat_die(board: Board, side: str, purpose: str) -> tuple[Die, int]:
 def start_combat(board: Board, side: Side, target: str, attackers: list[str], air: dict[str, AirMode],
                  stavka: bool = False, min_column: int | None = None) -> CombatFrame:
     """Push the combat frame of an announced attack; it resolves when it comes up."""
-    return cast(CombatFrame, board.push(new_frame(
+    frame: CombatFrame = board.push(new_frame(
         board.data, "combat", side=side, target=target, attackers=list(attackers), air=dict(air), stavka=stavka,
-        min_column=min_column, stage=COMBAT_STAGES.first, defenders=[], result={})))
+        min_column=min_column, stage=COMBAT_STAGES.first, defenders=[], result={}))
+    return frame
 
 
 def pd_absorb(board: Board, division: str, losses: int, retreat: int) -> tuple[int, int, int]:
@@ -173,25 +174,25 @@ def pd_absorb(board: Board, division: str, losses: int, retreat: int) -> tuple[i
     return left_losses, left_retreat, boxes
 
 
-def defender_result(board: Board, target: str, losses: int, retreat: int, barrage: bool) -> dict[str, Any]:
+def defender_result(board: Board, target: str, losses: int, retreat: int, barrage: bool) -> DefenderResult:
     """Negations (9.4.4, 9.5.6, 11.3.3; none against barrage, 2.5.1.2) and the PD track (11.3.4)."""
     info = board.scenario.hex(target)
     effect = board.scenario.terrain_effect(info.terrain)
     notes = []
     defender_side = board.owner_of(target)
-    german_pd = info.pd_division is not None and defender_side == "german"
+    # the prepared defences of a hex count for a German defender only (11.3)
+    german_pd = info.pd_division if defender_side == "german" else None
     if not barrage and effect.negate_first_loss and losses:
         losses -= 1
         notes.append("first loss negated in a city (9.4.4)")
-    if not barrage and retreat and (effect.negate_first_retreat or german_pd):
+    if not barrage and retreat and (effect.negate_first_retreat or german_pd is not None):
         retreat -= 1
         notes.append("first retreat negated (9.5.6, 11.3.3)")
     boxes = 0
-    if german_pd and (losses or retreat):
-        losses, retreat, boxes = pd_absorb(board, info.pd_division, losses, retreat)
-        notes.append(f"{boxes} box(es) down the {info.pd_division} prepared defence track (11.3.4)")
-    return {"losses": losses, "retreat": retreat, "notes": notes, "pd_boxes": boxes,
-            "pd_division": info.pd_division if german_pd else None}
+    if german_pd is not None and (losses or retreat):
+        losses, retreat, boxes = pd_absorb(board, german_pd, losses, retreat)
+        notes.append(f"{boxes} box(es) down the {german_pd} prepared defence track (11.3.4)")
+    return {"losses": losses, "retreat": retreat, "notes": notes, "pd_boxes": boxes, "pd_division": german_pd}
 
 
 # The steps of one combat in the rules' order: the odds and the die, then the results, the
@@ -241,7 +242,7 @@ def resolve(board: Board, frame: CombatFrame) -> None:
     attackers = frame["attackers"]
     frame["defenders"] = [u for u in board.units_at(target)]
     odds = compute_odds(board, side, attackers, target, frame["air"], frame["stavka"])
-    reveal = {
+    reveal: dict[str, Any] = {
         "attackers": odds.attack_detail, "defenders": odds.defense_detail,
         "attack": odds.attack, "defense": odds.defense, "base_column": odds.base_column,
         "shifts": [[why, n] for why, n in odds.shifts], "zero_defense": odds.zero_defense,
@@ -262,7 +263,7 @@ def resolve(board: Board, frame: CombatFrame) -> None:
                odds=odds_label(board, side, odds.column), die=die.to_json(), total=total, result=cell.code,
                defender_after=defender, attacker_after=attacker, **reveal)
     board.remember("combat", side=side, hex=target, result=cell.code,
-                   **{"from": sorted({board.hex_of(u) for u in attackers})})
+                   **{"from": sorted({board.hex_on_map(u) for u in attackers})})
     frame["stage"] = COMBAT_STAGES.after("resolve")
 
 
@@ -274,7 +275,7 @@ def cancel(board: Board, frame: CombatFrame, below_table: bool, reveal: dict[str
     board.data["last_combat_cancelled"] = True
     board.emit("attack_cancelled", side=side, target=target, reason=why, **reveal)
     board.remember("combat", side=side, hex=target, result="cancelled",
-                   **{"from": sorted({board.hex_of(u) for u in attackers})})
+                   **{"from": sorted({board.hex_on_map(u) for u in attackers})})
     board.pop()
     release(board, attackers)
 
@@ -286,13 +287,13 @@ def attacker_result(board: Board, frame: CombatFrame, crt_losses: int, crt_retre
     losses, retreat, notes = crt_losses, crt_retreat, []
     if frame["stavka"]:
         # 2.5.3C-D: an additional A1; every attacker retreat becomes step losses
-        if retreat and all(board.scenario.terrain_effect(board.scenario.terrain(board.hex_of(u))).negate_first_retreat
-                           for u in attackers):
+        if retreat and all(board.scenario.terrain_effect(board.scenario.terrain(board.hex_on_map(u)))
+                           .negate_first_retreat for u in attackers):
             retreat -= 1  # ruling N-26: 9.5.6B cancels the first hex if every attacker is in a village/city
         losses += 1 + retreat
         notes.append(f"Stavka: +1 loss and {retreat} retreat(s) taken as losses (2.5.3)")
         retreat = 0
-    if crt_losses and all(board.scenario.terrain(board.hex_of(u)) == "city" for u in attackers):
+    if crt_losses and all(board.scenario.terrain(board.hex_on_map(u)) == "city" for u in attackers):
         # 9.4.4A ignores the first loss *from the CRT* (ruling N-34); Stavka's extra A1 is not one
         losses -= 1
         notes.append("attackers in a city: first loss negated (9.4.4)")
@@ -352,7 +353,7 @@ def attacker_retreat(board: Board, frame: CombatFrame) -> None:
     side, target = frame["side"], frame["target"]
     by_hex: dict[str, list[str]] = {}
     for uid in surviving_attackers(board, frame):
-        by_hex.setdefault(board.hex_of(uid), []).append(uid)
+        by_hex.setdefault(board.hex_on_map(uid), []).append(uid)
     for origin, units in sorted(by_hex.items(), reverse=True):
         effect = board.scenario.terrain_effect(board.scenario.terrain(origin))
         negated = 1 if effect.negate_first_retreat else 0
@@ -370,9 +371,9 @@ def offer_advance(board: Board, frame: CombatFrame) -> None:
     movers = [u for u in surviving_attackers(board, frame) if u not in frame.get("retreated", [])
               and board.is_combat(u)]
     if vacated and movers:
-        movers += sorted({h for u in movers for h in board.hqs_at(board.hex_of(u))})
+        movers += sorted({h for u in movers for h in board.hqs_at(board.hex_on_map(u))})
         board.push(new_frame(board.data, "advance", side=side, target=target, units=movers,
-                             origins={u: board.hex_of(u) for u in movers}, moved=[]))
+                             origins={u: board.hex_on_map(u) for u in movers}, moved=[]))
 
 
 RESULT_STEPS: dict[CombatStage, Callable[[Board, CombatFrame], None]] = {

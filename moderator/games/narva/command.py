@@ -15,7 +15,7 @@ from moderator.core.grammar import Order
 from moderator.games.narva import activation as act
 from moderator.games.narva.actions import resolve_action
 from moderator.games.narva.barrage import start_barrages
-from moderator.games.narva.board import Board
+from moderator.games.narva.board import Board, as_side
 from moderator.games.narva.hq import in_command_range, outside_army_span
 from moderator.games.narva.reinforce import settle_overstack
 from moderator.games.narva.state import ActivationFrame, CommandFrame, CommandStage, CupFrame
@@ -85,7 +85,7 @@ def use_command_chit(board: Board, frame: CupFrame, chit_id: str) -> None:
     """4.1.1B-C: the chit counts against its side's limit and goes onto the Activations Track; within
     the limit, its side becomes active and chooses the HQ."""
     chit = board.scenario.chit(chit_id)
-    side = chit.side
+    side = as_side(chit.side)  # a command chit is its group's side's (4.1.1)
     limit = board.scenario.activation_limit(board.turn, side)
     used = board.data["used"][side]
     board.data["used"][side] = used + 1
@@ -103,6 +103,14 @@ def use_command_chit(board: Board, frame: CupFrame, chit_id: str) -> None:
     board.push(new_frame(board.data, "command", side=side, chit=chit_id, chit_group=chit.group,
                          stage=COMMAND_STAGES.first, mode="command", hq=None, movers=[], fighters=[], moved=[],
                          attacked=[], ferries=[], context={"chit": chit.group}))
+
+
+def activated_hq(frame: CommandFrame) -> str:
+    """The HQ the chit activated; raises ValueError before one is chosen (the "hq" stage)."""
+    hq = frame["hq"]
+    if hq is None:
+        raise ValueError(f"command frame {frame['id']} has activated no HQ yet")
+    return hq
 
 
 def eligible_hqs(board: Board, frame: CommandFrame) -> list[str]:
@@ -126,13 +134,12 @@ def eligible_hqs(board: Board, frame: CommandFrame) -> list[str]:
     army_formation = board.unit(army).formation
     out = []
     for uid in board.units_of("soviet"):
-        unit = board.unit(uid)
         if not board.is_hq(uid) or board.is_army_hq(uid) or uid == last:
             continue
-        if board.scenario.distance(board.hex_of(army), board.hex_of(uid)) > reach:
+        if board.scenario.distance(board.hex_on_map(army), board.hex_on_map(uid)) > reach:
             continue  # 4.1.1D: a corps HQ in the Army HQ's command radius
         if (board.options["corps_choice"] == "own_army"
-                and board.scenario.formation(unit.formation).parent != army_formation):
+                and board.hq_formation(uid).parent != army_formation):
             continue
         out.append(uid)
     return sorted(out)
@@ -157,7 +164,7 @@ def why_not_eligible(board: Board, frame: CommandFrame, hq: str) -> str:
         return "an Army HQ chit activates a Soviet corps HQ (4.1.1D)"
     if not board.is_on_map(hq):
         return "it is not on the map"
-    distance = board.scenario.distance(board.hex_of(army), board.hex_of(hq))
+    distance = board.scenario.distance(board.hex_on_map(army), board.hex_on_map(hq))
     reach = board.unit(army).command_range or 0
     if distance > reach:
         return (f"it is {distance} hexes from {board.unit(army).name}, beyond its command radius of {reach} "
@@ -170,7 +177,7 @@ def why_not_eligible(board: Board, frame: CommandFrame, hq: str) -> str:
 
 def why_not_attachable(board: Board, frame: CommandFrame, uid: str) -> str:
     """Why `attachable` leaves this unit out, with the rule, as a player is told it."""
-    hq = frame["hq"]
+    hq = activated_hq(frame)
     if board.is_hq(uid):
         return "an HQ is not attached (4.2.1A)"
     if board.unit(uid).formation == board.unit(hq).formation and "strachwitz" not in board.unit(hq).special:
@@ -203,7 +210,7 @@ def attachment_limit(board: Board, hq: str) -> int:
 def attachable(board: Board, frame: CommandFrame) -> list[str]:
     """4.2.1A: units not of the HQ's formation (independent or other formations) within range; so a unit
     set up beyond its own HQ's range serves a nearby HQ instead (ruling N-53)."""
-    hq = frame["hq"]
+    hq = activated_hq(frame)
     own = board.unit(hq).formation
     out = []
     for uid in board.units_of(frame["side"]):

@@ -17,7 +17,7 @@ from moderator.core.contract import (
     StandingDefault,
     View,
 )
-from moderator.core.frames import FrameStackEngine
+from moderator.core.frames import FrameStackEngine, Handler
 from moderator.core.grammar import Lexicon
 from moderator.core.rng import Rng
 from moderator.games.narva import (
@@ -40,9 +40,10 @@ from moderator.games.narva.bot import brains
 from moderator.games.narva.orders import GRAMMAR
 from moderator.games.narva.scenario import check_scenario, scenario_named
 from moderator.games.narva.setup import STATE_VERSION, initial_state
+from moderator.games.narva.state import NarvaState
 from moderator.games.narva.views import build_view, lexicon_for
 
-HANDLERS = {
+HANDLERS: Mapping[str, Handler[Board, Any]] = {
     "turn": sequence.Turn(), "cup": command.CommandPhase(), "command": command.CommandActivation(),
     "activation": command.Activation(), "combat": combat.Combat(), "losses": losses.Losses(),
     "retreat": retreat.Retreat(), "overstack": retreat.Overstack(), "advance": advance.Advance(),
@@ -88,14 +89,14 @@ INFO = GameInfo(
     options=tuple(OPTIONS), standing_defaults=tuple(STANDING), state_version=STATE_VERSION)
 
 
-class NarvaEngine(FrameStackEngine[dict[str, Any]]):
+class NarvaEngine(FrameStackEngine[NarvaState]):
     info = INFO
     grammar = GRAMMAR
     handlers = HANDLERS
 
     # ------------------------------------------------------------------ state
 
-    def setup(self, scenario: str, options: Mapping[str, Any], rng: Rng) -> dict[str, Any]:
+    def setup(self, scenario: str, options: Mapping[str, Any], rng: Rng) -> NarvaState:
         chosen = INFO.chosen_options(options)
         data = initial_state(scenario_named(scenario), scenario, chosen)
         board = Board(data, scenario_named(scenario), rng)
@@ -103,10 +104,10 @@ class NarvaEngine(FrameStackEngine[dict[str, Any]]):
         self.settle(board)
         return data
 
-    def make_board(self, data: dict[str, Any], rng: Rng | None) -> Board:
+    def make_board(self, data: NarvaState, rng: Rng | None) -> Board:
         return Board(data, scenario_named(data["scenario"]), rng)
 
-    def outcome(self, state: dict[str, Any]) -> Outcome | None:
+    def outcome(self, state: NarvaState) -> Outcome | None:
         result = state["result"]
         if result is None:
             return None
@@ -114,11 +115,11 @@ class NarvaEngine(FrameStackEngine[dict[str, Any]]):
 
     # ------------------------------------------------------------------ where the game stands
 
-    def period(self, state: dict[str, Any]) -> str:
+    def period(self, state: NarvaState) -> str:
         """Keyed (ON) orders last one turn."""
         return f"T{state['turn']}"
 
-    def phase_label(self, state: dict[str, Any]) -> str:
+    def phase_label(self, state: NarvaState) -> str:
         if state["result"] is not None:
             return "OVER"
         kinds = [f["kind"] for f in state["stack"]]
@@ -132,7 +133,7 @@ class NarvaEngine(FrameStackEngine[dict[str, Any]]):
             return f"T{state['turn']}-END"
         return f"T{state['turn']}-COMMAND"
 
-    def phase_title(self, state: dict[str, Any]) -> str:
+    def phase_title(self, state: NarvaState) -> str:
         if state["result"] is not None:
             return "the game is over"
         scenario = scenario_named(state["scenario"])
@@ -141,15 +142,15 @@ class NarvaEngine(FrameStackEngine[dict[str, Any]]):
                 "END": "End of Turn"}[label]
         return f"turn {state['turn']} ({scenario.turn(state['turn']).dates}), {what}"
 
-    def progress(self, state: dict[str, Any]) -> tuple[int, int]:
+    def progress(self, state: NarvaState) -> tuple[int, int]:
         return state["turn"], scenario_named(state["scenario"]).meta.last_turn
 
     # ------------------------------------------------------------------ views
 
-    def view(self, state: dict[str, Any], role: str) -> View:
+    def view(self, state: NarvaState, role: str) -> View:
         return build_view(self._board(state), role)
 
-    def lexicon(self, state: dict[str, Any], role: str) -> Lexicon:
+    def lexicon(self, state: NarvaState, role: str) -> Lexicon:
         return lexicon_for(self._board(state), role)
 
     def narrate(self, event: Event, role: str) -> str:
@@ -158,7 +159,7 @@ class NarvaEngine(FrameStackEngine[dict[str, Any]]):
     def condition(self, name: str, view: View, decision: Decision, args: Sequence[str]) -> bool:
         return conditions.evaluate(name, view, decision, args)
 
-    def secrets(self, state: dict[str, Any], role: str) -> set[str]:
+    def secrets(self, state: NarvaState, role: str) -> set[str]:
         """Under fog: the ids of `role`'s units hidden beneath the top of their stacks now (the HQ
         each side activated last is public all the same, 4.1.2D)."""
         board = self._board(state)

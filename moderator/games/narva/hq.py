@@ -13,7 +13,7 @@ from moderator.core.contract import Decision
 from moderator.core.frames import answered, ask, new_frame
 from moderator.core.grammar import Order
 from moderator.games.narva.board import Board
-from moderator.games.narva.state import DisplaceFrame
+from moderator.games.narva.state import DisplaceFrame, Side
 from moderator.games.narva.supply import hex_supplied, supplied_hexes
 
 DISPLACE_DISTANCE = 5  # 11.1.3A
@@ -40,7 +40,7 @@ def overrun_lone_hqs(board: Board, hex_id: str, by: str) -> list[str]:
 
 def in_command_range(board: Board, hq: str, uid: str) -> bool:
     """4.2.4A: within the HQ's command range, counted in hexes from the HQ."""
-    return board.scenario.distance(board.hex_of(hq), board.hex_of(uid)) <= (board.unit(hq).command_range or 0)
+    return board.scenario.distance(board.hex_on_map(hq), board.hex_on_map(uid)) <= (board.unit(hq).command_range or 0)
 
 
 def outside_army_span(board: Board, hq: str, hex_id: str) -> bool:
@@ -52,7 +52,7 @@ def outside_army_span(board: Board, hq: str, hex_id: str) -> bool:
     for other in board.units_of("soviet"):
         if other != hq and board.is_army_hq(other):
             reach = max(mine, board.unit(other).command_range or 0)
-            if board.scenario.distance(hex_id, board.hex_of(other)) <= reach:
+            if board.scenario.distance(hex_id, board.hex_on_map(other)) <= reach:
                 return False
     return True
 
@@ -70,7 +70,7 @@ def displacement_hexes(board: Board, hq: str, origin: str) -> list[str]:
     return found
 
 
-def _may_receive(board: Board, hq: str, h: str, side: str, hexes: frozenset[str]) -> bool:
+def _may_receive(board: Board, hq: str, h: str, side: Side, hexes: frozenset[str]) -> bool:
     if board.scenario.hex(h).water or board.enemy_in(h, side) or board.hqs_at(h):
         return False
     if not board.may_stand(hq, h) or board.in_enemy_zoc(h, side):

@@ -489,7 +489,8 @@ def _legend_symbol(draw: ImageDraw.ImageDraw, at: Point, kind: str, arg: Any) ->
                 "type": "hq" if hq else "infantry", "attack": 4, "defense": 3, "movement": 4, "reduced": reduced}
         counter(draw, at, unit, 18, band=None, ss=side == "ss")
     elif kind == "chip":
-        tag(draw, at, *arg, 9)
+        text, fill, fg = arg
+        tag(draw, at, text, fill, fg, 9)
     elif kind in ("move", "retreat"):
         move_arrow(draw, line, MOVE[arg], 12, dashed=kind == "retreat")
     elif kind == "ring":

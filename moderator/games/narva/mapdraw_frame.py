@@ -54,7 +54,7 @@ class Frame:
 
 def layout_for(scenario: Scenario, size: float) -> HexLayout:
     g = scenario.map.grid
-    return HexLayout(grid=scenario.grid, size=size, columns=tuple(g.columns), rows=tuple(g.rows),
+    return HexLayout(grid=scenario.grid, size=size, columns=g.columns, rows=g.rows,
                      margin=MARGIN * size / HEX)
 
 

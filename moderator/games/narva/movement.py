@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from moderator.games.narva.board import Board, enemy
 from moderator.games.narva.hq import overrun_lone_hqs
+from moderator.games.narva.scenario import MoveClass
 
 NORMAL, STRATEGIC, RAIL = "normal", "strategic", "rail"
 ROAD_KINDS = ("rollbahn", "road", "track", "trail", "winter_trail", "railway_major", "railway_minor")
@@ -161,7 +162,7 @@ def _terrain_step(board: Board, uid: str, a: str, b: str, strategic: bool) -> fl
         return None  # 6.4.1A: only along roads
     if crossing == "ferry":
         return None  # ferries are handled as a whole move (see `ferry_path`)
-    move_class = "mechanized" if board.is_mechanized(uid) else "infantry"
+    move_class: MoveClass = "mechanized" if board.is_mechanized(uid) else "infantry"
     terrain = board.scenario.move_cost(b, move_class)
     if terrain is None:
         return None
@@ -331,7 +332,7 @@ def _dijkstra(board: Board, uid: str, start: str, dest: str | None, ma: float, r
 def rail_path(board: Board, uid: str, dest: str, rules: MoveRules) -> Path:
     """Reinforcements only; from a major railway hex, not in EZOC, any distance along major railway;
     stop on entering an EZOC or at an enemy-held hex (6.5)."""
-    start = board.hex_of(uid)
+    start = board.hex_on_map(uid)
     side = board.side_of(uid)
     if not rules.reinforcement:
         board.fail("only reinforcements may move by rail, on the turn they arrive (6.5D)")
@@ -340,10 +341,10 @@ def rail_path(board: Board, uid: str, dest: str, rules: MoveRules) -> Path:
     if board.in_enemy_zoc(start, side):
         board.fail(f"{board.unit(uid).name} is in an enemy zone of control: no rail move (6.5A)")
     zoc = board.zoc_of(enemy(side))
-    frontier = [(start,)]
+    frontier: list[tuple[str, ...]] = [(start,)]
     seen = {start}
     while frontier:
-        nxt = []
+        nxt: list[tuple[str, ...]] = []
         for path in frontier:
             here = path[-1]
             if here == dest:

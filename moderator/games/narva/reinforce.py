@@ -121,7 +121,7 @@ def army_hq_hexes(board: Board, hq: str) -> list[str]:
     hexes = supplied_hexes(board, "soviet")
     found = [h for h in board.scenario.hex_ids() if h in hexes and placement_ok(board, hq, h) and not board.hqs_at(h)
              and outside_army_span(board, hq, h)]
-    others = [board.hex_of(u) for u in board.units_of("soviet") if board.is_army_hq(u) and u != hq]
+    others = [board.hex_on_map(u) for u in board.units_of("soviet") if board.is_army_hq(u) and u != hq]
     # nearest first to the other Army HQs: just outside their span, near the front (PLACE AUTO)
     return sorted(found, key=lambda h: (min((board.scenario.distance(h, o) for o in others), default=0), h))
 

@@ -13,9 +13,9 @@ from collections.abc import Callable
 from moderator.core.contract import Decision
 from moderator.core.frames import Stage, StageSequence, answered, ask, new_frame
 from moderator.core.grammar import Order
-from moderator.games.narva.board import SIDES, Board
+from moderator.games.narva.board import SIDES, Board, as_side
 from moderator.games.narva.reinforce import refill_cup
-from moderator.games.narva.state import TurnFrame, TurnStage
+from moderator.games.narva.state import GameResult, Side, TurnFrame, TurnStage
 from moderator.games.narva.supply import supply_phase
 
 # The Sequence of Play (3.0) in rulebook order: the turn frame runs each stage and moves on to the next.
@@ -55,7 +55,7 @@ class Turn:
 
     def apply(self, board: Board, frame: TurnFrame, decision: Decision, order: Order) -> None:
         if frame["stage"] == "ready":
-            frame["ready"].append(decision.role)
+            frame["ready"].append(as_side(decision.role))
             board.emit("ready", side=decision.role)
             if len(frame["ready"]) == len(SIDES):
                 answered(frame)
@@ -200,11 +200,12 @@ def sudden_death(board: Board) -> bool:
     units = supplied_combat_in_narva(board)
     if not units:
         return False
-    hexes = sorted({board.hex_of(u) for u in units})
-    board.data["result"] = {"winner": "soviet",
-                            "reason": f"sudden death: a supplied Soviet unit in Narva ({', '.join(hexes)})",
-                            "vp": victory_points(board), "level": "Soviet sudden death"}
-    board.emit("game_over", **board.data["result"])
+    hexes = sorted({board.hex_on_map(u) for u in units})
+    result: GameResult = {"winner": "soviet",
+                          "reason": f"sudden death: a supplied Soviet unit in Narva ({', '.join(hexes)})",
+                          "vp": victory_points(board), "level": "Soviet sudden death"}
+    board.data["result"] = result
+    board.emit("game_over", **result)
     return True
 
 
@@ -227,10 +228,11 @@ def final_victory(board: Board) -> None:
     vp = victory_points(board)
     level = next(v for v in board.scenario.meta.victory_levels
                  if vp >= v.min_vp and (v.max_vp is None or vp <= v.max_vp))
-    winner = "soviet" if level.level.lower().startswith("soviet") else "german"
-    board.data["result"] = {"winner": winner, "reason": f"{level.level} victory with {vp} Soviet VP (13.2)",
-                            "vp": vp, "level": level.level}
-    board.emit("game_over", **board.data["result"])
+    winner: Side = "soviet" if level.level.lower().startswith("soviet") else "german"
+    result: GameResult = {"winner": winner, "reason": f"{level.level} victory with {vp} Soviet VP (13.2)",
+                          "vp": vp, "level": level.level}
+    board.data["result"] = result
+    board.emit("game_over", **result)
 
 
 def end_turn(board: Board) -> None:

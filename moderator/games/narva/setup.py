@@ -8,7 +8,7 @@ from typing import Any, cast
 
 from moderator.games.narva.board import SIDES
 from moderator.games.narva.scenario import Scenario
-from moderator.games.narva.state import AirBox, Arrival, NarvaState, Options, UnitRecord
+from moderator.games.narva.state import AirBox, Arrival, NarvaState, Options, Side, UnitRecord
 
 STATE_VERSION = 1
 
@@ -32,6 +32,8 @@ def initial_state(scenario: Scenario, name: str, options: Mapping[str, Any]) -> 
         air[placement.unit] = "ready"  # 2.1.4D: Air Army 13 box / Luftwaffe box
     cup = [c.id for c in scenario.chits_entering(0)]  # 2.1.4F: chits without a turn number
     preplayed = next(c for c in cup if scenario.chit(c).group == scenario.meta.first_turn.soviet_preplayed_chit)
+    # The options are GameInfo.chosen_options: every option of engine.OPTIONS (the keys of `Options`),
+    # each checked against its choices; the cast says so to the type checker.
     data: NarvaState = {
         "version": STATE_VERSION, "scenario": name, "options": cast(Options, dict(options)), "turn": 1, "result": None,
         "stack": [], "next_id": 0, "seq": seq, "units": units, "arrivals": arrivals,
@@ -45,12 +47,12 @@ def initial_state(scenario: Scenario, name: str, options: Mapping[str, Any]) -> 
     return data
 
 
-def initial_control(scenario: Scenario, positions: dict[str, str]) -> dict[str, str]:
+def initial_control(scenario: Scenario, positions: dict[str, str]) -> dict[str, Side]:
     """Ruling N-48: a VP hex holding a combat unit with a ZOC at set-up belongs to its side (its units
     are the last to have passed through it); every other VP hex starts German."""
     occupant = {h: scenario.unit(u).side for u, h in positions.items()
                 if scenario.unit(u).zoc and scenario.unit(u).type != "hq"}
-    control: dict[str, str] = {}
+    control: dict[str, Side] = {}
     for item in scenario.meta.vp_items:
         if item.basis != "control":
             continue

@@ -1,10 +1,9 @@
 """The shape of an Across the Narva game's state: the JSON tree the engine keeps (`NarvaState`), its
 unit, arrival and result records, and one frame type per kind of step on ``state["stack"]``.
 
-Types only (a fixed sequence of stages is a `core.frames.StageSequence` beside its handler):
-the state stays plain JSON (dicts,
-lists, strings, numbers) so that it round-trips through the engine's `dump_state` / `load_state`
-unchanged; these types say what each key holds.
+Types only (a fixed sequence of stages is a `core.frames.StageSequence` beside its handler): the
+state stays plain JSON (dicts, lists, strings, numbers) so that it round-trips through the engine's
+`dump_state` / `load_state` unchanged; these types say what each key holds.
 A stage is a `Literal`: the value a frame's ``"stage"`` key may take.  Keys marked `NotRequired`
 appear only once something has happened (a combat resolved, a displacement computed).
 """

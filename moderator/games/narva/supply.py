@@ -13,11 +13,12 @@ from collections import deque
 from collections.abc import Iterable
 
 from moderator.games.narva.board import SIDES, Board, enemy
+from moderator.games.narva.state import Side, SupplyState
 
 OPEN_TERRAIN = frozenset({"clear", "hill", "village", "city"})
 
 
-def supplied_hexes(board: Board, side: str, without: Iterable[str] = ()) -> frozenset[str]:
+def supplied_hexes(board: Board, side: Side, without: Iterable[str] = ()) -> frozenset[str]:
     """Every hex a supply line of `side` can reach.  `without`: friendly units to leave out (a
     retreating stack no longer stands in, nor opens, the hex it leaves; 9.5.4, ruling N-64)."""
     zoc = board.zoc_of(enemy(side))
@@ -91,7 +92,7 @@ def traces_supply(board: Board, uid: str, hexes: frozenset[str] | None = None) -
     return hex_id in (hexes if hexes is not None else supplied_hexes(board, unit.side))
 
 
-def hex_supplied(board: Board, side: str, hex_id: str, hexes: frozenset[str] | None = None) -> bool:
+def hex_supplied(board: Board, side: Side, hex_id: str, hexes: frozenset[str] | None = None) -> bool:
     """Is a hex supplied for `side` (for placing reinforcements, army HQs and displaced HQs)?
     The hex counts as holding a friendly unit: the unit that would be placed there."""
     if (board.enemy_in(hex_id, side) and not board.lone_hq(hex_id)) or board.scenario.hex(hex_id).water:
@@ -117,15 +118,16 @@ def supply_phase(board: Board) -> None:
         for uid in board.units_of(side):
             st = board.state_of(uid)
             before = st["supply"]
+            after: SupplyState
             if traces_supply(board, uid, hexes):
                 after = "ok"
-            elif before == "ok" or (in_narva_pocket(board, st["hex"]) and side == "german"):
+            elif before == "ok" or (in_narva_pocket(board, board.hex_on_map(uid)) and side == "german"):
                 after = "oos"
             else:
                 after = "isolated"
             if after != before:
                 st["supply"] = after
-                changes.append({"unit": uid, "hex": st["hex"], "from": before, "to": after})
+                changes.append({"unit": uid, "hex": board.hex_on_map(uid), "from": before, "to": after})
         # Markers are public, the units under them are not (fog of war, 2.1.3B).
         board.emit("supply_changes", visible_to=(side,), side=side, changes=changes)
         board.emit("supply_markers", hidden_from=(side,), side=side,

@@ -74,19 +74,18 @@ def build_view(board: Board, role: str) -> dict[str, Any]:
 def _recent(board: Board, role: str) -> dict[str, Any]:
     moves, combats, barrages, retreats, focus = [], [], [], [], []
     for item in board.data["recent"]:
-        kind = item["kind"]
         side = item.get("side")
-        if kind == "move":
+        if item["kind"] == "move":
             unit = item["unit"] if sees_all(board, role, side) else None
             moves.append({"side": side, "unit": unit, "path": item["path"]})
             focus.append(item["path"][-1])
-        elif kind == "combat":
+        elif item["kind"] == "combat":
             combats.append({"hex": item["hex"], "side": side, "from": item.get("from", []), "result": item["result"]})
             focus.append(item["hex"])
-        elif kind == "barrage":
+        elif item["kind"] == "barrage":
             barrages.append({"hex": item["hex"], "side": side, "result": item["result"]})
             focus.append(item["hex"])
-        elif kind == "retreat":
+        elif item["kind"] == "retreat":
             retreats.append({"side": side, "path": item["path"]})
     return {"moves": moves, "combats": combats, "barrages": barrages, "retreats": retreats,
             "focus": list(dict.fromkeys(focus))[-6:]}

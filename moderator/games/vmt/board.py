@@ -8,13 +8,13 @@ the rules modules a vocabulary that reads as prose: `board.blocks_in(area, "sovi
 
 from __future__ import annotations
 
-from typing import Any, TypeVar, cast
+from typing import TypeVar
 
 from moderator.core.board import BoardBase
 from moderator.core.errors import IllegalOrder
 from moderator.core.rng import Rng
-from moderator.games.vmt.scenario import Scenario, Side
-from moderator.games.vmt.state import AssetRecord, BlockRecord, RecentAction, VmtState
+from moderator.games.vmt.scenario import Border, Scenario, Side
+from moderator.games.vmt.state import AssetRecord, BlockRecord, VmtState
 
 SIDES: tuple[Side, Side] = ("axis", "soviet")
 ARMOR_TYPES = ("pz3", "stug", "t26")
@@ -29,7 +29,7 @@ class Geography:
     def __init__(self, scenario: Scenario):
         self.areas = {a.id: a for a in scenario.map.areas}
         self.blocks = {b.id: b for b in scenario.blocks}
-        self.borders = {}
+        self.borders: dict[frozenset[str], Border] = {}
         self.adjacent: dict[str, tuple[str, ...]] = {a: () for a in self.areas}
         self.linked: dict[str, tuple[str, ...]] = {a: () for a in self.areas}
         adjacent: dict[str, set[str]] = {a: set() for a in self.areas}
@@ -48,7 +48,7 @@ class Geography:
         """Ferry arrows connect only for movement and retreat (L384)."""
         return (self.linked if include_ferry else self.adjacent)[area]
 
-    def border(self, a: str, b: str):
+    def border(self, a: str, b: str) -> Border | None:
         return self.borders.get(frozenset((a, b)))
 
 
@@ -72,10 +72,6 @@ class Board(BoardBase[Scenario]):
         super().__init__(data, scenario, rng)
         self._where: dict[str, list[str]] | None = None  # area -> blocks; rebuilt after any move
         self.geo = geography(scenario)
-
-    def remember(self, kind: str, **data: Any) -> None:
-        """Public action of the current phase, for the map's highlights (moves, combats, fire)."""
-        self.data.setdefault("recent", []).append(cast(RecentAction, dict(data, kind=kind)))
 
     # ------------------------------------------------------------------ blocks
 

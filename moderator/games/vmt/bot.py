@@ -72,7 +72,6 @@ class VmtBrain:
         if not self.filed_standing:
             lines += self.standing()
             self.filed_standing = True
-        next((line.split()[1] for line in report.envelope if line.startswith("PHASE")), "")
         for decision in report.decisions:
             answer = self.answer(decision, seen, scenario, rng)
             if answer:

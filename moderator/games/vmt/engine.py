@@ -7,7 +7,7 @@ from typing import Any
 
 from moderator.core.bots import Brain
 from moderator.core.contract import Decision, Event, GameInfo, OptionSpec, Outcome, ScenarioInfo, StandingDefault, View
-from moderator.core.frames import FrameStackEngine
+from moderator.core.frames import FrameStackEngine, Handler
 from moderator.core.grammar import Lexicon
 from moderator.core.rng import Rng
 from moderator.games.vmt import activation, combat, conditions, fire, mapdraw, narrate, sequence, setup
@@ -16,11 +16,12 @@ from moderator.games.vmt.bot import brains
 from moderator.games.vmt.frames import new_frame
 from moderator.games.vmt.orders import GRAMMAR
 from moderator.games.vmt.scenario import check_scenario, scenario_named
+from moderator.games.vmt.state import VmtState
 from moderator.games.vmt.views import build_view, lexicon_for
 
 STATE_VERSION = 1
 
-HANDLERS = {
+HANDLERS: Mapping[str, Handler[Board, Any]] = {
     "setup": setup.FreeSetup(), "bombard": setup.Bombardment(), "phase": sequence.Phase(),
     "activation": activation.Activation(), "combat": combat.Combat(), "strike": fire.Strike(),
     "cover_order": fire.CoverOrder(), "window": fire.Window(),
@@ -61,7 +62,7 @@ INFO = GameInfo(
     options=tuple(OPTIONS), standing_defaults=tuple(STANDING), state_version=STATE_VERSION)
 
 
-class VmtEngine(FrameStackEngine[dict[str, Any]]):
+class VmtEngine(FrameStackEngine[VmtState]):
     info = INFO
     grammar = GRAMMAR
     handlers = HANDLERS
@@ -69,7 +70,7 @@ class VmtEngine(FrameStackEngine[dict[str, Any]]):
 
     # ------------------------------------------------------------------ state
 
-    def setup(self, scenario: str, options: Mapping[str, Any], rng: Rng) -> dict[str, Any]:
+    def setup(self, scenario: str, options: Mapping[str, Any], rng: Rng) -> VmtState:
         chosen = INFO.chosen_options(options)
         data = setup.initial_state(scenario_named(scenario), chosen, rng)
         board = Board(data, scenario_named(scenario), rng)
@@ -81,10 +82,10 @@ class VmtEngine(FrameStackEngine[dict[str, Any]]):
         self.settle(board)
         return data
 
-    def make_board(self, data: dict[str, Any], rng: Rng | None) -> Board:
+    def make_board(self, data: VmtState, rng: Rng | None) -> Board:
         return Board(data, scenario_named(data["scenario"]), rng)
 
-    def outcome(self, state: dict[str, Any]) -> Outcome | None:
+    def outcome(self, state: VmtState) -> Outcome | None:
         result = state["result"]
         if result is None:
             return None
@@ -93,7 +94,7 @@ class VmtEngine(FrameStackEngine[dict[str, Any]]):
 
     # ------------------------------------------------------------------ where the game stands
 
-    def phase_label(self, state: dict[str, Any]) -> str:
+    def phase_label(self, state: VmtState) -> str:
         if state["result"] is not None:
             return "OVER"
         kinds = {f["kind"] for f in state["stack"]}
@@ -103,7 +104,7 @@ class VmtEngine(FrameStackEngine[dict[str, Any]]):
             return "T1-BOMBARDMENT"
         return f"T{state['turn']}-{(state['phase_side'] or 'axis').upper()}"
 
-    def phase_title(self, state: dict[str, Any]) -> str:
+    def phase_title(self, state: VmtState) -> str:
         scenario = scenario_named(state["scenario"])
         if state["result"] is not None:
             return "the game is over"
@@ -113,18 +114,18 @@ class VmtEngine(FrameStackEngine[dict[str, Any]]):
             return "free set-up"
         if label == "T1-BOMBARDMENT":
             return "Initial Bombardment, before turn 1 (June 7-9)"
-        return f"turn {state['turn']} ({dates}), {state['phase_side'].title()} action phase"
+        return f"turn {state['turn']} ({dates}), {(state['phase_side'] or 'axis').title()} action phase"
 
-    def progress(self, state: dict[str, Any]) -> tuple[int, int]:
+    def progress(self, state: VmtState) -> tuple[int, int]:
         scenario = scenario_named(state["scenario"])
         return state["turn"], len(scenario.meta.turns)
 
     # ------------------------------------------------------------------ views
 
-    def view(self, state: dict[str, Any], role: str) -> View:
+    def view(self, state: VmtState, role: str) -> View:
         return build_view(self._board(state), role)
 
-    def lexicon(self, state: dict[str, Any], role: str) -> Lexicon:
+    def lexicon(self, state: VmtState, role: str) -> Lexicon:
         return lexicon_for(self._board(state), role)
 
     def narrate(self, event: Event, role: str) -> str:
@@ -133,7 +134,7 @@ class VmtEngine(FrameStackEngine[dict[str, Any]]):
     def condition(self, name: str, view: View, decision: Decision, args: Sequence[str]) -> bool:
         return conditions.evaluate(name, view, decision, args)
 
-    def secrets(self, state: dict[str, Any], role: str) -> set[str]:
+    def secrets(self, state: VmtState, role: str) -> set[str]:
         """What only `role` knows now: where its blocks are with their strength (for leak tests)."""
         board = self._board(state)
         return {b for b in board.blocks_of(role)}

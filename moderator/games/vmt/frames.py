@@ -2,14 +2,14 @@
 
 VMT nests deeply (an Axis attack, a Soviet Counterattack inside it, an Air Strike inside that, a
 Fighter Cover, a Fighter Escort, a retreat with an Interdiction...).  Every such step is a frame on
-`state["stack"]`, typed per kind in `state.py`; a handler per frame kind says what it asks
-(`decisions`), which answers are legal (`legal`), what an answer does (`apply`) and how it moves on
-without asking (`step`).
+`state["stack"]`, typed per kind in `state.py`; a handler per frame kind (the core's
+`frames.Handler`) says what it asks (`decisions`), which answers are legal (`legal`), what an answer
+does (`apply`) and how it moves on without asking (`step`).
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
 from moderator.core import frames as core_frames
 from moderator.core.contract import Decision
@@ -19,20 +19,6 @@ from moderator.core.grammar import Order
 from moderator.games.vmt.board import Board
 from moderator.games.vmt.lexicon import lexicon_for
 from moderator.games.vmt.orders import GRAMMAR
-
-F = TypeVar("F", contravariant=True)
-
-
-class Handler(Protocol[F]):
-    """What the engine asks of the handler of one frame kind (F: that kind's TypedDict)."""
-
-    def decisions(self, board: Board, frame: F) -> list[Decision]: ...
-
-    def legal(self, board: Board, frame: F, decision: Decision) -> list[Order]: ...
-
-    def apply(self, board: Board, frame: F, decision: Decision, order: Order) -> None: ...
-
-    def step(self, board: Board, frame: F) -> bool: ...
 
 
 def new_frame(board: Board, kind: str, **fields: Any) -> Any:

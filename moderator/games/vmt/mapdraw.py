@@ -223,7 +223,7 @@ def draw_detail(view: Mapping[str, Any]) -> bytes | None:
     left = min(max(0, centre - wanted / 2), image.width - wanted)
     right = left + wanted
     crop = image.crop((int(left), int(top), int(right), int(bottom)))
-    return png(crop.resize((crop.width * 2, crop.height * 2), Image.LANCZOS))
+    return png(crop.resize((crop.width * 2, crop.height * 2), Image.Resampling.LANCZOS))
 
 
 def render(view: Mapping[str, Any], width: int = WIDTH, legend: bool = True) -> Image.Image:
@@ -234,7 +234,6 @@ def render(view: Mapping[str, Any], width: int = WIDTH, legend: bool = True) -> 
     image = Image.new("RGB", (w, h + (LEGEND if legend else 0)), (250, 248, 240))
     image.paste(base, (0, 0))
     draw = ImageDraw.Draw(image, "RGBA")
-    width / WIDTH
     areas = {a["id"]: a for a in view["areas"]}
     me = view.get("side")
     combat = view.get("combat") or {}

@@ -144,7 +144,8 @@ def test_8_5_reinforcements_that_cannot_enter_are_eliminated():
     """Soviet units hold or cover the entry hex and every west-edge hex within ten of it: no reroute is
     asked for, and the unit is eliminated."""
     board = position({}, turn=2)
-    edge = [h for h in board.scenario.hex_ids() if "west" in board.scenario.hex(h).edges and board.scenario.distance("0131", h) <= 10
+    edge = [h for h in board.scenario.hex_ids()
+            if "west" in board.scenario.hex(h).edges and board.scenario.distance("0131", h) <= 10
             and not board.scenario.hex(h).water]
     blockers = ["109/381", "109/456", "109/602", "109/657", "109/749", "109/864", "109/880", "109/466"]
     units = {}

@@ -395,7 +395,7 @@ def test_loader_rejects_an_unquoted_hex_id(tmp_path: Path) -> None:
 def test_loader_reports_schema_errors(tmp_path: Path) -> None:
     root = _copy_root(tmp_path)
     _edit_yaml(root / "units.yaml", lambda d: d["units"][0].update(type="cavalry"))
-    with pytest.raises(ScenarioError, match="units.yaml: units.0.type"):
+    with pytest.raises(ScenarioError, match=r"units.yaml: units.0.type"):
         load_scenario(root=root)
 
 
@@ -485,7 +485,8 @@ def test_a_short_or_duplicate_terrain_row_is_reported(s: Scenario) -> None:
     rows = tuple(r.model_copy(update={"hexes": r.hexes[:-1]}) if r.row == 7 else r for r in s.map.terrain.rows)
     assert_reports(with_map(s, terrain=s.map.terrain.model_copy(update={"rows": rows})), "row 07 has 34 hexes")
     rows = s.map.terrain.rows + (s.map.terrain.rows[0],)
-    assert_reports(with_map(s, terrain=s.map.terrain.model_copy(update={"rows": rows})), "terrain row 40 is given twice")
+    assert_reports(with_map(s, terrain=s.map.terrain.model_copy(update={"rows": rows})),
+                   "terrain row 40 is given twice")
 
 
 def test_an_unknown_terrain_character_is_reported(s: Scenario) -> None:
@@ -634,8 +635,10 @@ def test_the_rollbahn_is_required_and_reaches_narva_2930(s: Scenario) -> None:
 
 
 def test_entry_areas_are_all_present_and_on_the_right_edge(s: Scenario) -> None:
-    assert_reports(with_map(s, entry_areas=tuple(e for e in s.map.entry_areas if e.id != "G")), "entry area G is missing")
-    assert_reports(with_map_items(s, "entry_areas", lambda e: e.id == "A", side="soviet"), "entry area A must be german")
+    assert_reports(with_map(s, entry_areas=tuple(e for e in s.map.entry_areas if e.id != "G")),
+                   "entry area G is missing")
+    assert_reports(with_map_items(s, "entry_areas", lambda e: e.id == "A", side="soviet"),
+                   "entry area A must be german")
     assert_reports(with_map_items(s, "entry_areas", lambda e: e.id == "B", hexes=("0522",)),
                    "German entry area B hex 0522 must be on the west map edge")
     assert_reports(with_map_items(s, "entry_areas", lambda e: e.id == "D", hexes=("3329",)),
@@ -713,7 +716,8 @@ def test_air_units_follow_rule_12(s: Scenario) -> None:
 
 def test_every_unit_must_enter_play(s: Scenario) -> None:
     spare = s.unit("43/4").model_copy(update={"id": "43/999", "name": "999"})
-    assert_reports(s.model_copy(update={"units": s.units + (spare,)}), "units: 43/999 is neither set up nor a reinforcement")
+    assert_reports(s.model_copy(update={"units": s.units + (spare,)}),
+                   "units: 43/999 is neither set up nor a reinforcement")
 
 
 def test_duplicate_names_and_aliases_are_reported(s: Scenario) -> None:
@@ -783,8 +787,9 @@ def test_reinforcements_reference_real_units_and_entries(s: Scenario) -> None:
 
 
 def test_a_unit_cannot_arrive_twice(s: Scenario) -> None:
-    assert_reports(_reinf(s, lambda r: r.turn == 1 and r.parent == "170", units=("170/HQ", "170/410F", "170/170F", "61/HQ"),
-                          ), "reinforcements: 61/HQ arrives twice")
+    assert_reports(_reinf(s, lambda r: r.turn == 1 and r.parent == "170",
+                          units=("170/HQ", "170/410F", "170/170F", "61/HQ")),
+                   "reinforcements: 61/HQ arrives twice")
 
 
 def test_reinforcement_entry_hexes_must_be_legal(s: Scenario) -> None:
@@ -815,7 +820,8 @@ def test_command_groups_name_real_hqs(s: Scenario) -> None:
                    "command group 26 names 61/151G, which is not a german HQ")
     assert_reports(_groups(s, lambda g: g.id == "8", hqs=("117/HQ",)), "Soviet command chits activate Army HQs only")
     bad = _groups(s, lambda g: g.id == "AGN", hqs=tuple(h for h in s.command_group("AGN").hqs if h != "KVO/HQ"))
-    assert_reports(bad, "German HQ KVO/HQ can be activated by no command chit", "Army Group Narwa activates any German HQ")
+    assert_reports(bad, "German HQ KVO/HQ can be activated by no command chit",
+                   "Army Group Narwa activates any German HQ")
 
 
 def test_kvo_and_285s_answer_only_to_army_group_narwa(s: Scenario) -> None:
@@ -833,7 +839,8 @@ def test_action_chits_are_counted(s: Scenario) -> None:
 
 def test_chit_schedule_rules(s: Scenario) -> None:
     assert_reports(_chits(s, lambda c: c.id == "WER-2", leaves=4), "the Wehrmacht chit leaves in the Turn 3")
-    assert_reports(_chits(s, lambda c: c.id == "26-2", enters=5, leaves=3), "26-2: leaves (turn 3) before it can be drawn")
+    assert_reports(_chits(s, lambda c: c.id == "26-2", enters=5, leaves=3),
+                   "26-2: leaves (turn 3) before it can be drawn")
     assert_reports(_chits(s, lambda c: c.id == "59-3", group="8"), "3 '59' command chits expected")
     assert_reports(with_meta(s, first_turn=s.meta.first_turn.model_copy(update={"soviet_preplayed_chit": "3SS"})),
                    "the pre-played Turn 1 chit 3SS must be a Soviet command group")
@@ -888,19 +895,23 @@ def test_the_tec_must_cover_every_terrain_and_feature(s: Scenario) -> None:
 
 
 def test_tec_values_fixed_by_the_rules(s: Scenario) -> None:
-    assert_reports(with_tables(s, terrain=_replace(s.tables.terrain, lambda t: t.terrain == "swamp", defense_multiplier=1)),
+    assert_reports(with_tables(s, terrain=_replace(s.tables.terrain, lambda t: t.terrain == "swamp",
+                                                   defense_multiplier=1)),
                    "swamp doubles the defense")
     assert_reports(with_tables(s, roads=_replace(s.tables.roads, lambda r: r.kind == "trail", strategic=0.5)),
                    "trail cannot be used for strategic movement")
-    assert_reports(with_tables(s, hexsides=_replace(s.tables.hexsides, lambda h: h.feature == "bridge", halves_attack=False)),
+    assert_reports(with_tables(s, hexsides=_replace(s.tables.hexsides, lambda h: h.feature == "bridge",
+                                                    halves_attack=False)),
                    "attacks across bridge are halved")
-    assert_reports(with_tables(s, ezoc=s.tables.ezoc.model_copy(update={"leave": 1})), "EZOC costs are +2 to enter and +2 to leave")
+    assert_reports(with_tables(s, ezoc=s.tables.ezoc.model_copy(update={"leave": 1})),
+                   "EZOC costs are +2 to enter and +2 to leave")
 
 
 def test_random_events_cover_2d6(s: Scenario) -> None:
     bad = with_tables(s, random_events=tuple(e for e in s.tables.random_events if e.roll != 7))
     assert_reports(bad, "the Random Events Table needs the 11 results 2-12")
-    bad = with_tables(s, random_events=_replace(s.tables.random_events, lambda e: e.effect == "prolong_freeze", effect="none"))
+    bad = with_tables(s, random_events=_replace(s.tables.random_events, lambda e: e.effect == "prolong_freeze",
+                                                effect="none"))
     assert_reports(bad, "a random event must be able to prolong the freeze")
 
 
@@ -928,7 +939,8 @@ def test_activation_limits_are_checked(s: Scenario) -> None:
     assert_reports(_turns(s, 1, activations={"german": 4, "soviet": 3}),
                    "turn 1 german may activate 4 HQs but only 3 command chits are in the cup")
     assert_reports(_turns(s, 3, activations={"german": 3, "soviet": 3}), "Germany activates two HQs on Turn 3")
-    assert_reports(_turns(s, 6, activations={"german": 0, "soviet": 3}), "turn 6 german activation limit must be at least 1")
+    assert_reports(_turns(s, 6, activations={"german": 0, "soviet": 3}),
+                   "turn 6 german activation limit must be at least 1")
 
 
 def test_weather_follows_the_rules(s: Scenario) -> None:
@@ -946,6 +958,7 @@ def test_vp_items_must_resolve_to_land_hexes(s: Scenario) -> None:
 
 def test_victory_levels_must_be_contiguous(s: Scenario) -> None:
     levels = _replace(s.meta.victory_levels, lambda v: v.level == "Soviet Minor", min_vp=37)
-    assert_reports(with_meta(s, victory_levels=levels), "victory levels German Minor and Soviet Minor leave a gap or overlap")
+    assert_reports(with_meta(s, victory_levels=levels),
+                   "victory levels German Minor and Soviet Minor leave a gap or overlap")
     levels = _replace(s.meta.victory_levels, lambda v: v.level == "German Major", historical=True)
     assert_reports(with_meta(s, victory_levels=levels), "exactly one victory level is the historical result")

@@ -281,7 +281,7 @@ def test_schema_errors_are_reported(tmp_path: Path, filename: str, change: Calla
 def test_missing_and_broken_files(tmp_path: Path) -> None:
     root = copy_root(tmp_path)
     (root / "counters.yaml").unlink()
-    with pytest.raises(ScenarioError, match="counters.yaml is missing"):
+    with pytest.raises(ScenarioError, match=r"counters.yaml is missing"):
         load_scenario(root=root)
     (root / "counters.yaml").write_text("counters: [unclosed\n", encoding="utf-8")
     with pytest.raises(ScenarioError, match="not valid YAML"):
@@ -328,7 +328,8 @@ def test_provenance_must_say_where_it_comes_from(s: Scenario) -> None:
 
 def test_provenance_of_unknown_field(s: Scenario) -> None:
     card = s.card_type("mortars")
-    assert_reports(with_card(s, "mortars", src={**card.src, "colour": "rulebook L507"}), "src names unknown field 'colour'")
+    assert_reports(with_card(s, "mortars", src={**card.src, "colour": "rulebook L507"}),
+                   "src names unknown field 'colour'")
 
 
 def test_provenance_needed_for_optional_fields_once_set(s: Scenario) -> None:
@@ -449,7 +450,8 @@ def test_ferry_must_cross_water(s: Scenario) -> None:
 
 
 def test_centre_in_the_sea(s: Scenario) -> None:
-    assert_reports(with_area(s, "C11", at=(200.0, 1080.0)), "the centre of C11 is not inside its own cell", geometry=True)
+    assert_reports(with_area(s, "C11", at=(200.0, 1080.0)), "the centre of C11 is not inside its own cell",
+                   geometry=True)
 
 
 def test_centre_off_the_map(s: Scenario) -> None:
@@ -579,7 +581,8 @@ def with_groups(s: Scenario, groups: tuple) -> Scenario:
 
 
 def test_reinforcement_group_declared_twice(s: Scenario) -> None:
-    assert_reports(with_groups(s, s.reinforcements + (s.reinforcements[-1],)), "reinforcement group 142 is declared twice")
+    assert_reports(with_groups(s, s.reinforcements + (s.reinforcements[-1],)),
+                   "reinforcement group 142 is declared twice")
 
 
 def test_block_in_two_reinforcement_groups(s: Scenario) -> None:
@@ -607,7 +610,8 @@ def test_unexpected_reinforcement_group(s: Scenario) -> None:
 
 def test_reinforcement_block_and_group_agree(s: Scenario) -> None:
     assert_reports(with_block(s, "420", reinforcement="46"), "block 420 is in group 420 but says reinforcement 46")
-    assert_reports(with_block(s, "213", reinforcement="420"), "block 213 names reinforcement group 420, which does not list it")
+    assert_reports(with_block(s, "213", reinforcement="420"),
+                   "block 213 names reinforcement group 420, which does not list it")
 
 
 # --------------------------------------------------------------------------------------------
@@ -625,7 +629,8 @@ def test_fighter_cover_is_two(s: Scenario) -> None:
 
 
 def test_axis_has_more_counterattacks(s: Scenario) -> None:
-    changed = with_card(with_card(s, "counterattack", count={"axis": 2, "soviet": 2}), "heavy_artillery", count={"axis": 5})
+    changed = with_card(with_card(s, "counterattack", count={"axis": 2, "soviet": 2}), "heavy_artillery",
+                        count={"axis": 5})
     assert_reports(changed, "more Counterattack cards than the Soviet deck")
 
 
@@ -651,7 +656,8 @@ def test_card_alias_not_unique(s: Scenario) -> None:
 
 
 def test_unknown_card_type(s: Scenario) -> None:
-    assert_reports(with_card(s, "bunker", id="pillbox"), "unknown card type pillbox", "card type bunker of the rulebook")
+    assert_reports(with_card(s, "bunker", id="pillbox"), "unknown card type pillbox",
+                   "card type bunker of the rulebook")
 
 
 def test_negative_card_count(s: Scenario) -> None:
@@ -754,7 +760,8 @@ def test_setup_asset_checks(s: Scenario) -> None:
 
 def test_turn_numbering(s: Scenario) -> None:
     turns = _replace(s.meta.turns, lambda t: t.n == 7, n=8)
-    assert_reports(s.model_copy(update={"meta": s.meta.model_copy(update={"turns": turns})}), "turns must be numbered 1..13")
+    assert_reports(s.model_copy(update={"meta": s.meta.model_copy(update={"turns": turns})}),
+                   "turns must be numbered 1..13")
 
 
 def test_reinforcement_turn_within_the_game(s: Scenario) -> None:

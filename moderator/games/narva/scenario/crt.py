@@ -50,7 +50,8 @@ def parse_result(code: str) -> tuple[CombatResult, CombatResult]:
     if text == "NR":
         nr = CombatResult()
         return nr, nr
-    full = {"attacker_steps": 0, "attacker_retreat": 0, "defender_steps": 0, "defender_retreat": 0, "pinned": False}
+    full: dict[str, Any] = {"attacker_steps": 0, "attacker_retreat": 0, "defender_steps": 0, "defender_retreat": 0,
+                            "pinned": False}
     red = dict(full)
     seen: set[str] = set()
     for part in text.split():

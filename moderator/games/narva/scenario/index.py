@@ -304,8 +304,8 @@ def _schedule_index(s: ScenarioData) -> dict[str, Any]:
     for row in s.meta.reinforcements:
         reinf[(row.turn, row.side)].append(row)
     air_reinf: dict[tuple[int, str], list[str]] = defaultdict(list)
-    for row in s.meta.air_reinforcements:
-        air_reinf[(row.turn, row.side)].extend(row.units)
+    for air_row in s.meta.air_reinforcements:
+        air_reinf[(air_row.turn, air_row.side)].extend(air_row.units)
     cup = {n: tuple(c for c in s.chits if c.enters < n and (c.leaves is None or c.leaves >= n))
            for n in range(1, s.meta.last_turn + 1)}
     return {

@@ -14,7 +14,15 @@ from itertools import pairwise
 from typing import Any
 
 from moderator.core.scenario_check import reachable
-from moderator.games.narva.scenario.schema import SIDES, WATER, River, ScenarioData
+from moderator.games.narva.scenario.schema import (
+    SIDES,
+    WATER,
+    MoveClass,
+    River,
+    ScenarioData,
+    Side,
+    TerrainEffect,
+)
 from moderator.maps.hexes import HexGrid, format_hex, hexside_key, parse_hex
 
 
@@ -230,7 +238,7 @@ def _edges(s: ScenarioData, c: int, r: int) -> frozenset[str]:
 
 def _hex_infos(s: ScenarioData, hex_ids: tuple[str, ...], terrain: dict[str, str], west: set[str],
                nbrs: dict[str, tuple[str, ...]], areas: dict[str, tuple[str, ...]],
-               supply: dict[str, frozenset[str]], routes: dict[str, set[str]]) -> dict[str, HexInfo]:
+               supply: dict[Side, frozenset[str]], routes: dict[str, set[str]]) -> dict[str, HexInfo]:
     places: dict[str, list[str]] = defaultdict(list)
     for p in s.map.places:
         places[p.hex].append(p.name)
@@ -281,11 +289,12 @@ def _hexside_infos(s: ScenarioData, hex_ids: tuple[str, ...], nbrs: dict[str, tu
 def _move_costs(s: ScenarioData, hex_ids: tuple[str, ...],
                 hexes: dict[str, HexInfo]) -> dict[str, dict[str, float | None]]:
     """Movement class -> hex -> MP to enter it off-road (None: prohibited), from the TEC."""
-    tec_terrain = {t.terrain: t for t in s.tables.terrain}
+    tec_terrain: dict[str, TerrainEffect] = {t.terrain: t for t in s.tables.terrain}
     move_cost: dict[str, dict[str, float | None]] = {"infantry": {}, "mechanized": {}}
+    classes: tuple[MoveClass, ...] = ("infantry", "mechanized")
     for h in hex_ids:
         effect = tec_terrain.get(hexes[h].terrain)
-        for mc in ("infantry", "mechanized"):
-            cost = None if effect is None else effect.move.get(mc)  # type: ignore[call-overload]
-            move_cost[mc][h] = None if cost in (None, "P") else float(cost)
+        for mc in classes:
+            cost = None if effect is None else effect.move.get(mc)
+            move_cost[mc][h] = None if cost is None or cost == "P" else float(cost)
     return move_cost

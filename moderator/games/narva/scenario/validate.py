@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from moderator.core.provenance import Record
 from moderator.core.scenario_check import Problems
 from moderator.games.narva.scenario.index import Scenario
-from moderator.games.narva.scenario.schema import SIDES
+from moderator.games.narva.scenario.schema import SIDES, Side
 from moderator.games.narva.scenario.validate_map import (
     check_grid,
     check_hexsides,
@@ -54,8 +54,8 @@ def _meta_records(s: Scenario) -> Iterator[tuple[str, Record]]:
     yield from ((f"scenario.yaml turn {t.n}", t) for t in m.turns)
     for i, r in enumerate(m.reinforcements):
         yield f"scenario.yaml reinforcement row {i + 1} (turn {r.turn} {r.side} {r.entry})", r
-    for i, r in enumerate(m.air_reinforcements):
-        yield f"scenario.yaml air reinforcement row {i + 1}", r
+    for i, air_row in enumerate(m.air_reinforcements):
+        yield f"scenario.yaml air reinforcement row {i + 1}", air_row
     yield from ((f"scenario.yaml victory level {v.level}", v) for v in m.victory_levels)
     yield from ((f"scenario.yaml vp item {v.id}", v) for v in m.vp_items)
 
@@ -118,7 +118,7 @@ def _check_turns(s: Scenario) -> list[str]:
     return problems
 
 
-def _check_activations(s: Scenario, n: int, activations: dict[str, int], problems: Problems) -> None:
+def _check_activations(s: Scenario, n: int, activations: dict[Side, int], problems: Problems) -> None:
     """A side may activate at least one HQ a turn, and no more than it has command chits in the cup."""
     cup = [c for c in s.chits if c.kind == "command" and c.enters < n and (c.leaves is None or c.leaves >= n)]
     for side in SIDES:

@@ -206,15 +206,15 @@ def _check_bridges(s: Scenario, side_ok: SideCheck, owner: dict[str, str], probl
                 crossed.setdefault(key, rid)
     listed: set[str] = set()
     for bridge in s.map.bridges:
-        key = side_ok("bridge", bridge.hexside)
-        if key is None:
+        hexside = side_ok("bridge", bridge.hexside)
+        if hexside is None:
             continue
-        problems.require(key not in listed, f"map: bridge {key} is listed twice")
-        listed.add(key)
-        if key not in owner:
-            problems.append(f"map: bridge {key} is not on a river")
-        elif key not in crossed:
-            problems.append(f"map: bridge {key} has no road or railway crossing the river there (rule 2.2.8A)")
+        problems.require(hexside not in listed, f"map: bridge {hexside} is listed twice")
+        listed.add(hexside)
+        if hexside not in owner:
+            problems.append(f"map: bridge {hexside} is not on a river")
+        elif hexside not in crossed:
+            problems.append(f"map: bridge {hexside} has no road or railway crossing the river there (rule 2.2.8A)")
     for key, rid in sorted(crossed.items()):
         problems.require(key in listed, f"map: {rid} crosses river {owner[key]} at {key} but no bridge is listed "
                                         f"there (rule 2.2.8A)")

@@ -11,7 +11,7 @@ from moderator.core.scenario_check import Problems, consecutive
 from moderator.games.narva.scenario.crt import parse_odds, parse_result
 from moderator.games.narva.scenario.index import Scenario
 from moderator.games.narva.scenario.index_map import terrain_map
-from moderator.games.narva.scenario.schema import HEXSIDE_FEATURES, ROUTE_KINDS, SIDES, WATER
+from moderator.games.narva.scenario.schema import HEXSIDE_FEATURES, ROUTE_KINDS, SIDES, WATER, TerrainEffect
 
 
 def check_tables(s: Scenario) -> list[str]:
@@ -95,18 +95,19 @@ def _check_barrage_roll(s: Scenario, problems: Problems) -> None:
 def _check_tec_terrain(s: Scenario, problems: Problems) -> None:
     """Every terrain of the map in the TEC with costs for both movement classes; only water prohibited
     to all; the values the rules state (6.1, 9.3C, 9.4.4, 9.5.6)."""
-    tec = {t.terrain: t for t in s.tables.terrain}
+    tec: dict[str, TerrainEffect] = {t.terrain: t for t in s.tables.terrain}
     problems.duplicates((t.terrain for t in s.tables.terrain), "tables: TEC terrain {} is given twice")
     used = set(s.map.terrain.legend.values()) | set(terrain_map(s).values())
-    for t in sorted(used - set(tec)):
-        problems.append(f"tables: the TEC has no entry for terrain {t}")
+    for missing in sorted(used - set(tec)):
+        problems.append(f"tables: the TEC has no entry for terrain {missing}")
     for t in tec.values():
         problems.require(set(t.move) == {"infantry", "mechanized"},
                          f"tables: TEC terrain {t.terrain} needs infantry and mechanized costs")
         problems.require((t.terrain in WATER) == all(v == "P" for v in t.move.values()),
                          f"tables: TEC terrain {t.terrain}: only water is prohibited to every unit")
-    for t in ("swamp", "hill"):
-        problems.require(t not in tec or tec[t].defense_multiplier == 2, f"tables: {t} doubles the defense (rule 9.3C)")
+    for name in ("swamp", "hill"):
+        problems.require(name not in tec or tec[name].defense_multiplier == 2,
+                         f"tables: {name} doubles the defense (rule 9.3C)")
     problems.require("swamp" not in tec or tec["swamp"].move.get("infantry") == 2,
                      "tables: infantry pays 2 MP for swamp (rule 6.1 example)")
     problems.require("city" not in tec or (tec["city"].negate_first_loss and tec["city"].negate_first_retreat),

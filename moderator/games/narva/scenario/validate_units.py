@@ -196,7 +196,7 @@ def check_reinforcements(s: Scenario) -> list[str]:
     """Problems of the reinforcement schedule: turn, parent, entry, and each unit's right to arrive there."""
     problems = Problems()
     units = {u.id: u for u in s.units}
-    entries = {e.id: e for e in s.map.entry_areas}
+    entries: dict[str, EntryArea] = {e.id: e for e in s.map.entry_areas}
     formations = {f.id for f in s.formations}
     for i, r in enumerate(s.meta.reinforcements, start=1):
         where = f"reinforcements: row {i} (turn {r.turn} {r.side} {r.entry})"
@@ -254,7 +254,7 @@ def check_chits(s: Scenario) -> list[str]:
     groups = {g.id: g for g in s.command_groups}
     for c in s.chits:
         _check_chit(s, c, groups, problems)
-    actions = Counter((c.action, c.side) for c in s.chits if c.kind == "action")
+    actions: Counter[tuple[str | None, str]] = Counter((c.action, c.side) for c in s.chits if c.kind == "action")
     for (action, side), n in ACTION_CHITS.items():
         problems.require(actions.get((action, side), 0) == n, f"chits: {n} {side} {action} chit(s) expected "
                                                                f"(rule 2.5), found {actions.get((action, side), 0)}")

@@ -112,13 +112,14 @@ def _check_cells(s: Scenario, labels: Any, ids: Any, problems: Problems) -> None
         problems.require(pieces == 1, f"geometry: the cell of {area_id} has {pieces} separate pieces, it must have 1")
     touching = cell_adjacency(labels, ids)
     declared = {b.pair for b in s.map.borders if b.kind != "ferry"}
-    for a, b in (sorted(pair) for pair in sorted(touching - declared, key=sorted)):
-        problems.append(f"geometry: cells of {a} and {b} touch but no land/river/ditch border joins them")
-    for a, b in (sorted(pair) for pair in sorted(declared - touching, key=sorted)):
-        problems.append(f"geometry: border {a}-{b} is declared but their cells do not touch")
-    for b in s.map.borders:
-        problems.require(b.kind != "ferry" or b.pair not in touching,
-                         f"geometry: ferry {b.a}-{b.b} joins areas whose cells touch; a ferry must cross water")
+    for one, other in (sorted(pair) for pair in sorted(touching - declared, key=sorted)):
+        problems.append(f"geometry: cells of {one} and {other} touch but no land/river/ditch border joins them")
+    for one, other in (sorted(pair) for pair in sorted(declared - touching, key=sorted)):
+        problems.append(f"geometry: border {one}-{other} is declared but their cells do not touch")
+    for border in s.map.borders:
+        problems.require(border.kind != "ferry" or border.pair not in touching,
+                         f"geometry: ferry {border.a}-{border.b} joins areas whose cells touch; "
+                         f"a ferry must cross water")
     frame = set(labels[0, :]) | set(labels[-1, :]) | set(labels[:, 0]) | set(labels[:, -1])
     on_frame = {ids[i] for i in frame if i != WATER}
     for a in s.map.areas:

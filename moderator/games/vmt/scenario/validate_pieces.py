@@ -6,7 +6,7 @@ from collections import defaultdict
 
 from moderator.core.scenario_check import Problems, consecutive
 from moderator.games.vmt.scenario.index import Scenario
-from moderator.games.vmt.scenario.schema import SIDES, Block
+from moderator.games.vmt.scenario.schema import SIDES, Block, Side
 
 
 def check_blocks(s: Scenario) -> list[str]:
@@ -50,10 +50,11 @@ def _division_members(s: Scenario, problems: Problems) -> dict[str, list[Block]]
 def _check_rulebook_blocks(s: Scenario, members: dict[str, list[Block]], problems: Problems) -> None:
     """The blocks the rulebook's text and examples pin down."""
     pair = members.get("24", []) + members.get("50", [])
+    strength: int = sum(b.sp for b in pair)
     problems.require(
-        len(pair) == 6 and sum(b.sp for b in pair) == 21,
+        len(pair) == 6 and strength == 21,
         f"blocks: the 24th and 50th divisions must have 6 blocks of 21 SP together (L198, L308), "
-        f"not {len(pair)} blocks of {sum(b.sp for b in pair)} SP")
+        f"not {len(pair)} blocks of {strength} SP")
     problems.require(sum(1 for b in pair if b.sp == 4) >= 2,
                      "blocks: the 24th and 50th need at least two 4-SP blocks (L312)")
     problems.require(len(members.get("170", [])) == 2,
@@ -78,7 +79,7 @@ def _check_rulebook_blocks(s: Scenario, members: dict[str, list[Block]], problem
 
 #: (blocks, VP cost) of each side's reinforcement groups in order: the Axis 4th Romanian Mountain,
 #: 46th and 420th (L418-421); the Soviet 138th then 142nd brigade (L414).
-REINFORCEMENT_SHAPES = {"axis": [(2, 1), (3, 2), (1, 1)], "soviet": [(1, 0), (1, 0)]}
+REINFORCEMENT_SHAPES: dict[Side, list[tuple[int, int]]] = {"axis": [(2, 1), (3, 2), (1, 1)], "soviet": [(1, 0), (1, 0)]}
 
 
 def _check_reinforcements(s: Scenario, problems: Problems) -> None:
