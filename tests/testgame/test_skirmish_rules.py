@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from moderator.core.contract import OBSERVER, REFEREE, Event
-from moderator.core.errors import IllegalOrder, ParseError, WrongDecision
+from moderator.core.errors import ParseError, WrongDecision
 from moderator.core.grammar import Lexicon
 from moderator.core.rng import Die, Rng, RngRecord
 from tests.refusals import refusal
@@ -339,8 +339,7 @@ def test_the_state_is_plain_json_with_a_version():
 def test_a_refused_order_leaves_the_state_unchanged():
     state = position({"Lancers": "Farm"})
     before = engine.dump_state(state)
-    with pytest.raises(IllegalOrder):
-        play(state, "red", "MOVE Lancers TO Ford")
+    refusal(lambda: play(state, "red", "MOVE Lancers TO Ford"), r"adjacent area \(§5\.1\): not Ford")
     assert engine.dump_state(state) == before
 
 
