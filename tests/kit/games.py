@@ -16,9 +16,11 @@ from typing import Any
 from moderator.core.contract import Engine
 from moderator.registry import product_registry
 from tests.testgame.duel import engine as duel
+from tests.testgame.skirmish.engine import engine as skirmish
 
 PRODUCT: list[Engine[Any]] = list(product_registry())
-EVERY: list[Engine[Any]] = [*PRODUCT, duel]
+#: the product's games and the two test games: Duel (no frame machine) and Skirmish (written from the guide)
+EVERY: list[Engine[Any]] = [*PRODUCT, duel, skirmish]
 
 
 def game_id(engine: Engine[Any]) -> str:

@@ -95,6 +95,14 @@ def duel_view_hides_hands(view: Mapping[str, Any], viewer: str) -> None:
     assert "hands" not in view and "commits" not in view
 
 
+def skirmish_view_shows_enemy_units_as_counts(view: Mapping[str, Any], viewer: str) -> None:
+    """§3.1: a side sees its own units; of the enemy only how many stand in each area."""
+    for unit in view["units"]:
+        assert unit["side"] == viewer, (viewer, unit["id"], "a unit of another side in the view")
+    for area in view["areas"]:
+        assert all(unit["side"] == viewer for unit in area["units"]), (viewer, area["id"])
+
+
 SETTINGS: dict[str, KitSettings] = {
     # A VMT block's name is public (the reinforcement schedule lists it); where it stands is not.
     "vmt": KitSettings(playouts=200, secrets_never_in_view=False, variants=({"setup": "free"},), variant_playouts=3,
@@ -105,4 +113,6 @@ SETTINGS: dict[str, KitSettings] = {
                                    {"fog_stack_height": "hidden"}),
                          view_checks=(narva_enemy_stacks_show_their_top_unit,)),
     "duel": KitSettings(playouts=200, view_checks=(duel_view_hides_hands,)),
+    "skirmish": KitSettings(playouts=50, choose=active_choice, variants=({"tie": "stand"},), variant_playouts=5,
+                            view_checks=(skirmish_view_shows_enemy_units_as_counts,)),
 }
