@@ -30,22 +30,27 @@ def part_of(path: Path) -> str | None:
     return "rules"
 
 
-def inventory(game: str) -> dict[str, tuple[int, int]]:
+def inventory(package: Path) -> dict[str, tuple[int, int]]:
+    """A game package's files by part; a test-only game keeps its templates and data inside its package."""
+    game = package.name
     found: dict[str, list[int]] = {part: [] for part in PARTS}
-    for path in sorted((ROOT / "moderator" / "games" / game).rglob("*.py")):
+    for path in sorted(package.rglob("*.py")):
         part = part_of(path)
         if part:
             found[part].append(lines(path))
-    found["templates"] = [lines(p) for p in (ROOT / "templates" / "games" / game).glob("*.j2")]
-    found["data"] = [lines(p) for p in (ROOT / "scenarios" / game).glob("*") if p.suffix in (".yaml", ".md")]
+    templates = [ROOT / "templates" / "games" / game, package / "templates" / "games" / game]
+    data = [ROOT / "scenarios" / game, package / "data"]
+    found["templates"] = [lines(p) for folder in templates for p in folder.glob("*.j2")]
+    found["data"] = [lines(p) for folder in data for p in folder.glob("*") if p.suffix in (".yaml", ".md")]
     found["playthrough"] = [lines(p) for p in (ROOT / "tests" / "playthroughs" / game).glob("script.yaml")]
     return {part: (len(sizes), sum(sizes)) for part, sizes in found.items()}
 
 
 def main() -> None:
-    games = sorted(p.name for p in (ROOT / "moderator" / "games").iterdir()
-                   if p.is_dir() and (p / "engine.py").exists())
-    table = {game: inventory(game) for game in games}
+    packages = [p for folder in (ROOT / "moderator" / "games", ROOT / "tests" / "testgame")
+                for p in sorted(folder.iterdir()) if p.is_dir() and (p / "engine.py").exists()]
+    games = [p.name for p in packages]
+    table = {p.name: inventory(p) for p in packages}
     print("| part (written by each game) | " + " | ".join(games) + " |")
     print("|---|" + "---|" * len(games))
     for part in PARTS:

@@ -20,8 +20,12 @@ GAMES = ROOT / "moderator" / "games"
 DEFINITION = re.compile(r"^\*\*([A-Z][A-Z0-9]*-[A-Z0-9]+)\b", re.MULTILINE)
 
 
+TEST_GAMES = ROOT / "tests" / "testgame"
+
+
 def rulings_files() -> list[Path]:
-    return sorted(GAMES.glob("*/RULINGS.md"))
+    """The product's games and the test-only games (a test game is held to the same standard)."""
+    return sorted(GAMES.glob("*/RULINGS.md")) + sorted(TEST_GAMES.glob("*/RULINGS.md"))
 
 
 def defined_rulings(path: Path) -> list[str]:

@@ -65,7 +65,8 @@ def test_the_scripted_game_s_reports_match_the_golden_files(engine, tmp_path, mo
     script = script_of(engine)
     counter = itertools.count(1)
     monkeypatch.setattr("moderator.service.games.new_seed", lambda: bytes(range(32)))
-    monkeypatch.setattr("moderator.service.games.new_secret", lambda: f"{script['secret_prefix']}{next(counter):03d}-GOLD")
+    prefix = script["secret_prefix"]
+    monkeypatch.setattr("moderator.service.games.new_secret", lambda: f"{prefix}{next(counter):03d}-GOLD")
     app = make_app(tmp_path, registry=Registry([engine]), orders_address="moderator@referee.test",
                    domain="referee.test")
     reports, game = play(app, engine, script)

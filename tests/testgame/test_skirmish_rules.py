@@ -26,7 +26,6 @@ from moderator.core.errors import ParseError, WrongDecision
 from moderator.core.grammar import Lexicon
 from moderator.core.rng import Die, Rng, RngRecord
 from tests.refusals import refusal
-from tests.test_rulings_cited import cited_text, defined_rulings, is_cited
 from tests.testgame.skirmish.engine import engine
 from tests.testgame.skirmish.orders import EXAMPLE_UNIT, GRAMMAR
 from tests.testgame.skirmish.scenario import Unit, scenario_named, validate_scenario
@@ -344,13 +343,6 @@ def test_a_refused_order_leaves_the_state_unchanged():
 
 
 # ---------------------------------------------------------------- the rulings and the bot
-
-
-def test_every_ruling_of_skirmish_is_cited_by_code_or_a_test():
-    """tests/test_rulings_cited.py scans moderator/games/*/RULINGS.md only; Skirmish's lives here."""
-    rulings = defined_rulings(RULINGS)
-    assert rulings == ["S-NOWHERE", "S-ONCE", "S-EQUAL", "S-TIE"]
-    assert [r for r in rulings if not is_cited(r, cited_text())] == []
 
 
 def test_the_bots_play_skirmish_to_its_end_by_mail(tmp_path, monkeypatch):
