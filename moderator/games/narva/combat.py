@@ -15,9 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from moderator.core.contract import Decision
-from moderator.core.frames import Stage, StageSequence, new_frame
-from moderator.core.grammar import Order
+from moderator.core.frames import Automatic, Stage, StageSequence, new_frame
 from moderator.core.rng import Die
 from moderator.games.narva.board import Board, enemy
 from moderator.games.narva.losses import push_losses
@@ -209,16 +207,8 @@ COMBAT_STAGES: StageSequence[CombatStage] = StageSequence(
 )
 
 
-class Combat:
-    def decisions(self, board: Board, frame: CombatFrame) -> list[Decision]:
-        return []
-
-    def legal(self, board: Board, frame: CombatFrame, decision: Decision) -> list[Order]:
-        return []
-
-    def apply(self, board: Board, frame: CombatFrame, decision: Decision,
-              order: Order) -> None:  # pragma: no cover - combat never asks itself
-        raise AssertionError
+class Combat(Automatic[Board, CombatFrame]):
+    """A combat resolves by itself (9.0): odds, the die, losses, retreats and the advance."""
 
     def step(self, board: Board, frame: CombatFrame) -> bool:
         stage = frame["stage"]

@@ -10,7 +10,7 @@ activates nothing (4.1.1B, ruling N-19).  The phase ends when the last command c
 from __future__ import annotations
 
 from moderator.core.contract import Decision
-from moderator.core.frames import Stage, StageSequence, answered, ask, new_frame
+from moderator.core.frames import Automatic, Stage, StageSequence, answered, ask, new_frame
 from moderator.core.grammar import Order
 from moderator.games.narva import activation as act
 from moderator.games.narva.actions import resolve_action
@@ -48,18 +48,8 @@ def draw_chit(board: Board) -> str:
     return cup.pop(draw.value)
 
 
-class CommandPhase:
+class CommandPhase(Automatic[Board, CupFrame]):
     """Draws chits one at a time and pushes what each one starts."""
-
-    def decisions(self, board: Board, frame: CupFrame) -> list[Decision]:
-        return []
-
-    def legal(self, board: Board, frame: CupFrame, decision: Decision) -> list[Order]:
-        return []
-
-    def apply(self, board: Board, frame: CupFrame, decision: Decision,
-              order: Order) -> None:  # pragma: no cover - never asks
-        raise AssertionError
 
     def step(self, board: Board, frame: CupFrame) -> bool:
         # Draws go on while any command chit is in the cup, over-limit ones too; action chits still in

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from moderator.core.contract import Decision
-from moderator.core.frames import answered, ask, new_frame
+from moderator.core.frames import Automatic, answered, ask, new_frame
 from moderator.core.grammar import Order
 from moderator.games.narva.board import Board
 from moderator.games.narva.hq import displace_if_alone, overrun_lone_hqs
@@ -238,18 +238,8 @@ class Retreat:
         return False
 
 
-class Overstack:
+class Overstack(Automatic[Board, OverstackFrame]):
     """7.2B-C, 9.5.5B-C: a retreat ending overstacked goes one hex further, or the excess is lost."""
-
-    def decisions(self, board: Board, frame: OverstackFrame) -> list[Decision]:
-        return []
-
-    def legal(self, board: Board, frame: OverstackFrame, decision: Decision) -> list[Order]:
-        return []
-
-    def apply(self, board: Board, frame: OverstackFrame, decision: Decision,
-              order: Order) -> None:  # pragma: no cover - never asks
-        raise AssertionError
 
     def step(self, board: Board, frame: OverstackFrame) -> bool:
         board.pop()
