@@ -148,10 +148,12 @@ class Retreats:
         return sorted((p for p in found if len(self.blocks) - len(p.left) == most), key=lambda p: p.key)
 
     def best(self) -> Plan | None:
+        """RETREAT AUTO's plan, or None when no block can retreat."""
         plans = self.plans()
         return plans[0] if plans else None
 
     def _choices(self, index: int, chosen: dict[str, str | None]) -> Iterator[dict[str, str | None]]:
+        """Each block to an area with room left, or left behind (None); at least one block retreats."""
         if index == len(self.blocks):
             if any(d is not None for d in chosen.values()):
                 yield dict(chosen)
@@ -166,6 +168,7 @@ class Retreats:
             del chosen[block]
 
     def plan(self, choice: dict[str, str | None]) -> Plan:
+        """The blocks going to one area make one group; the group that keeps the counters goes first."""
         by_area: dict[str, list[str]] = {}
         for block, destination in choice.items():
             if destination is not None:
