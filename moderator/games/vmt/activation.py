@@ -408,7 +408,7 @@ def _common_origin(board: Board, frame: ActivationFrame, blocks: list[str]) -> s
 
 def _crossings(board: Board, frame: ActivationFrame, blocks: list[str], path: list[str]) -> list[tuple[str, str, str]]:
     """The borders the path crosses, checked: within reach (L194, L461), stopping where enemies or an
-    undestroyed battery are (L332), a ferry attack Axis only (L380)."""
+    undestroyed battery are (L332), a ferry attack Axis only (L380), a river attack too by option (ruling R-RIVER)."""
     side = frame["side"]
     redeploy = frame["move_kind"] == "redeploy"
     reach = REDEPLOY_RANGE if redeploy else (2 if all(board.is_two_area_mover(b) for b in blocks) else 1)
@@ -431,6 +431,10 @@ def _crossings(board: Board, frame: ActivationFrame, blocks: list[str], path: li
                                f"by Redeployment (L332)")
         if kind == "ferry" and last and occupied and side == "soviet":
             raise IllegalOrder("only Axis blocks may attack across a ferry arrow (L380)")
+        if kind == "river" and last and occupied and side == "soviet" \
+                and board.options.get("soviet_river_attack") == "forbidden":
+            raise IllegalOrder("Soviet blocks may not attack across a river (L282, ruling R-RIVER, option "
+                               "soviet_river_attack=forbidden)")
     return steps
 
 

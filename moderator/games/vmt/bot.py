@@ -103,7 +103,7 @@ class VmtBrain:
         if kind_hint == "discard":
             return "DISCARD NONE"
         if options:
-            return rng.choice(options)
+            return without_label(rng.choice(options))
         return decision.default
 
     def card(self, decision, seen, scenario, rng) -> str:
@@ -142,6 +142,15 @@ class VmtBrain:
         if any(o.startswith("PASS") for o in options):
             return "PASS"
         return "END"
+
+
+def without_label(option: str) -> str:
+    """An option as an order: the note a report prints after it, such as a retreat's extra losses
+    "(1: enemy field of fire)", is not part of the order."""
+    return LABEL.sub("", option)
+
+
+LABEL = re.compile(r"\s+\(\d+(?::[^()]*)?\)\s*$")
 
 
 def scenario_neighbours(scenario: Scenario, area: str) -> tuple[str, ...]:

@@ -7,6 +7,8 @@ RULINGS.md (R-xx).  Rule options that players could reasonably set otherwise are
 
 from __future__ import annotations
 
+import itertools
+from collections import Counter
 from typing import Any
 
 from moderator.core.contract import Decision
@@ -145,11 +147,13 @@ class Combat:
                                                                      else "defender")))
             return out
         if stage == "retreat":
+            if frame.get("retreat_plan"):
+                return []  # the rest of a split retreat goes by itself
             side = retreat.losing_side(frame)
-            options = retreat.retreat_options(board, frame)
             return [ask(frame, side, "retreat",
-                        f"You lost the combat in {frame['area']}: retreat (extra losses in brackets).",
-                        ["RETREAT AUTO"] + [o for o, _ in options], "RETREAT AUTO", deadline="reaction",
+                        f"You lost the combat in {frame['area']}: retreat (extra losses in brackets); "
+                        f"split your blocks over several areas with AND.",
+                        ["RETREAT AUTO", *retreat.retreat_options(board, frame)], "RETREAT AUTO", deadline="reaction",
                         context=dict(context, role="defender", lost=True))]
         if stage == "keep":
             return [ask(frame, attacker, "keep",
@@ -189,7 +193,7 @@ class Combat:
             aftermath(board, frame)
             return True
         if stage == "retreat":
-            return retreat.retreat_attackers_if_needed(board, frame)
+            return retreat.step_retreat(board, frame)
         if stage == "settle":
             settle(board, frame)
             return True
@@ -218,25 +222,24 @@ def combat_context(board: Board, frame: CombatFrame) -> dict[str, Any]:
 
 
 def support_options(board: Board, frame: CombatFrame, side: str) -> list[str]:
+    """SUPPORT NONE, then every legal set of the Combat Support cards held, fewest cards first; two copies of
+    one card count, for "You can play several cards of the same type in a single combat" (L214)."""
     attacking = side == frame["attacker"]
-    held = sorted(set(board.hand_types(side)) & set(SUPPORT_CARDS[side]))
-    options = ["SUPPORT NONE"]
-    for card in held:
-        if (card in ATTACK_ONLY and not attacking) or (card in DEFENCE_ONLY and attacking):
+    held = Counter(card for card in board.hand_types(side) if card in SUPPORT_CARDS[side]
+                   and not (card in ATTACK_ONLY and not attacking) and not (card in DEFENCE_ONLY and attacking))
+    kinds = sorted(held)
+    sets = []
+    for counts in itertools.product(*(range(held[card] + 1) for card in kinds)):
+        cards = [card for card, count in zip(kinds, counts, strict=True) for _ in range(count)]
+        if not cards:
             continue
         try:
-            check_support(board, frame, side, [card])
+            check_support(board, frame, side, cards)
         except IllegalOrder:
             continue
-        options.append(f"SUPPORT {card.upper()}")
-    playable = [o.split(" ", 1)[1] for o in options[1:]]
-    if len(playable) > 1:
-        try:
-            check_support(board, frame, side, [c.lower() for c in playable])
-            options.append("SUPPORT " + " ".join(playable))
-        except IllegalOrder:
-            pass
-    return options
+        sets.append(cards)
+    sets.sort(key=lambda cards: (len(cards), cards))
+    return ["SUPPORT NONE"] + ["SUPPORT " + " ".join(card.upper() for card in cards) for cards in sets]
 
 
 def check_support(board: Board, frame: CombatFrame, side: str, cards: list[str]) -> None:
@@ -376,7 +379,7 @@ def count_dice(board: Board, frame: CombatFrame, side: str, cards: dict[str, lis
         parts.append(("more strength points", 1))
     if side == attacker:
         crossed = [e["crossed"] for e in frame["attackers"] if board.is_in(e["block"], area)]
-        if crossed and all(c in ("river", "ferry") for c in crossed):
+        if crossed and all(c in ("river", "ferry") for c in crossed) and river_die_lost(board, side):
             parts.append(("all attackers crossed a river or ferry", -1))
         if board.geo.areas[area].terrain == "rough":
             parts.append(("rough terrain", -1))
@@ -394,6 +397,12 @@ def count_dice(board: Board, frame: CombatFrame, side: str, cards: dict[str, lis
             parts.append((card.replace("_", " "), EXTRA_DICE[card]))
     total = max(1, sum(n for _, n in parts))
     return {"parts": parts, "total": total}
+
+
+def river_die_lost(board: Board, side: str) -> bool:
+    """L282's die lost across a river applies to both sides: "(this can only be done by the Germans)" restates
+    the ferry restriction of L380 (ruling R-RIVER); option soviet_river_attack=no_penalty spares the Soviet."""
+    return side == "axis" or board.options.get("soviet_river_attack") != "no_penalty"
 
 
 def finish_roll(board: Board, frame: CombatFrame, dice: dict[str, DiceCount], rolled: dict[str, list[Die]]) -> None:

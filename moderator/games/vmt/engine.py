@@ -38,6 +38,12 @@ OPTIONS = [
                "which retreats count as 'into an enemy field of fire' (ruling R-FIRE)"),
     OptionSpec("retreat_into", "friendly", ("friendly", "friendly_or_empty"),
                "may a loser retreat into empty enemy-controlled areas (at +1 loss)? (ruling R-RETREAT)"),
+    OptionSpec("battery_retreat", "with_axis_blocks", ("with_axis_blocks", "never"),
+               "may a beaten Axis group retreat into an undestroyed battery area that holds Axis blocks? "
+               "(L332, ruling R-RETREAT)"),
+    OptionSpec("soviet_river_attack", "penalty", ("penalty", "forbidden", "no_penalty"),
+               "Soviet attacks across a river: one die less like the Axis, not allowed, or no effect (L282, "
+               "ruling R-RIVER)"),
     OptionSpec("pioneer_roll", "acted", ("acted", "always"),
                "which pioneers roll for self-loss after a combat (ruling R-PIONEER)"),
     OptionSpec("initial_bombardment", True, (True, False), "play the Initial Bombardment (L122-136)"),

@@ -79,10 +79,15 @@ SPECS = [
               "Allocate your casualties: one block per hit, in order (the first hit must go to a strongest block).",
               ("HITS 50/121 24/32",)),
     OrderSpec("retreat", "auto", "RETREAT AUTO",
-              "Retreat to the legal area with the fewest extra losses, then the most room."),
-    OrderSpec("retreat", "to", "RETREAT [<blocks:block...>] TO <to:area> [LOSSES <losses:block...>]",
-              "Retreat blocks (all remaining if none named) to an area; LOSSES names who takes the extra losses.",
-              ("RETREAT TO C03", "RETREAT 7NI/1 TO C04 LOSSES 7NI/1")),
+              "Retreat as a careful player would: as many blocks as can, with the fewest losses, split over "
+              "several areas when no one area has room for all (ruling R-RETREAT)."),
+    OrderSpec("retreat", "to",
+              "RETREAT [<blocks:block...>] TO <to:area> [AND <blocks2:block...> TO <to2:area>] "
+              "[AND <blocks3:block...> TO <to3:area>] [LOSSES <losses:block...>]",
+              "Retreat blocks (all remaining if none named) to an area, or split them with AND, each group to "
+              "its own area (L206; extra losses are per group, Armor and Pioneer go with the first group); "
+              "LOSSES names who takes the extra losses.",
+              ("RETREAT TO C03", "RETREAT 7NI/1 TO C04 LOSSES 7NI/1", "RETREAT 25/54 TO A14 AND 25/31 TO A12")),
     OrderSpec("keep", "auto", "KEEP AUTO", "After an over-stacked victory, keep the 3 strongest; the rest go home."),
     OrderSpec("keep", "list", "KEEP <blocks:block...>", "Keep these (at most 3) in the conquered area.",
               ("KEEP 50/121 50/122 24/32",)),

@@ -4,29 +4,49 @@ and Interdiction (L457).  The losses of a group are assigned by its owner (L404)
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
+
 from moderator.core.errors import IllegalOrder
 from moderator.core.grammar import Order
 from moderator.games.vmt.board import Board, enemy
 from moderator.games.vmt.entering import interdiction_rolls, open_entry_window
-from moderator.games.vmt.state import COMBAT_PROCEDURE, CombatFrame
+from moderator.games.vmt.state import COMBAT_PROCEDURE, CombatFrame, RetreatGroup
 
 AFTER_RETREAT = COMBAT_PROCEDURE.after("retreat")
+
+#: Split retreats listed among a decision's options beyond the single areas (the best first); any
+#: other split may still be written (ruling R-RETREAT).
+LISTED_SPLITS = 12
 
 
 def legal_destinations(board: Board, area: str, side: str) -> list[str]:
     """Adjacent or ferry-linked, not enemy-occupied, friendly-controlled (option: or empty), with room;
-    never into an empty undestroyed battery area for the Axis (L332)."""
+    for the Axis never an empty undestroyed battery area (L332)."""
     allow_empty_enemy = board.options.get("retreat_into") == "friendly_or_empty"
     out = []
     for nxt in board.geo.neighbours(area, include_ferry=True):
         if board.is_enemy_occupied(nxt, side):
             continue
-        if board.controller(nxt) != side and not allow_empty_enemy:
+        if side == "axis" and board.has_battery(nxt) and not open_battery_area(board, nxt, side):
             continue
-        if side == "axis" and board.has_battery(nxt):
+        if not held_for_retreat(board, nxt, side) and not allow_empty_enemy:
             continue
         out.append(nxt)
     return out
+
+
+def open_battery_area(board: Board, area: str, side: str) -> bool:
+    """L332 closes to an Axis retreat only an *empty* area with an undestroyed battery: one that holds Axis
+    blocks (and no Soviet block) is open, though the battery keeps it Soviet-controlled (ruling R-RETREAT;
+    option battery_retreat=never closes every undestroyed battery area)."""
+    return (side == "axis" and board.has_battery(area) and board.options.get("battery_retreat") != "never"
+            and bool(board.blocks_in(area, "axis")) and not board.blocks_in(area, "soviet"))
+
+
+def held_for_retreat(board: Board, area: str, side: str) -> bool:
+    """The side controls the area (L392), or holds it in spite of an undestroyed battery (L332, ruling R-RETREAT)."""
+    return board.controller(area) == side or open_battery_area(board, area, side)
 
 
 def why_not_destination(board: Board, area: str, destination: str, side: str) -> str:
@@ -36,10 +56,15 @@ def why_not_destination(board: Board, area: str, destination: str, side: str) ->
     reasons = []
     if board.is_enemy_occupied(destination, side):
         reasons.append("it holds enemy blocks (ruling R-RETREAT)")
-    if board.controller(destination) != side and board.options.get("retreat_into") != "friendly_or_empty":
+    battery = side == "axis" and board.has_battery(destination)
+    if not held_for_retreat(board, destination, side) and board.options.get("retreat_into") != "friendly_or_empty" \
+            and not battery:
         reasons.append("your side does not control it (L392, ruling R-RETREAT)")
-    if side == "axis" and board.has_battery(destination):
+    if battery and not board.blocks_in(destination, side):
         reasons.append("Axis blocks never retreat into an empty area with an undestroyed battery (L332)")
+    elif battery and board.options.get("battery_retreat") == "never":
+        reasons.append("Axis blocks never retreat into an area with an undestroyed battery (L332, option "
+                       "battery_retreat=never)")
     return "; ".join(reasons) or "ruling R-RETREAT"
 
 
@@ -53,7 +78,7 @@ def penalties(board: Board, origin: str, destination: str, side: str) -> list[st
         reasons.append("ferry crossing")
     if side == "soviet" and near_sevastopol(board, destination):
         reasons.append("demoralization near Sevastopol")
-    if board.controller(destination) != side:
+    if not held_for_retreat(board, destination, side):
         reasons.append("retreat into enemy-controlled area")  # only with option retreat_into
     return reasons
 
@@ -63,7 +88,7 @@ def field_of_fire(board: Board, origin: str, destination: str, side: str) -> boo
     than the combat area is under enemy fire; option field_of_fire=enemy_controlled reads it as
     entering an enemy-controlled area instead."""
     if board.options.get("field_of_fire") == "enemy_controlled":
-        return board.controller(destination) != side
+        return not held_for_retreat(board, destination, side)
     return any(board.is_enemy_occupied(n, side) for n in board.geo.neighbours(destination) if n != origin)
 
 
@@ -82,59 +107,226 @@ def losing_side(frame: CombatFrame) -> str:
     return loser
 
 
-def retreat_options(board: Board, frame: CombatFrame) -> list[tuple[str, list[str]]]:
-    """RETREAT TO each legal destination with room, labelled with its extra losses (shown after two spaces)."""
+def still_retreating(board: Board, frame: CombatFrame) -> list[str]:
+    """The loser's blocks still in the combat area, waiting to retreat."""
+    return [b for b in frame["retreating"] if board.is_in(b, frame["area"])]
+
+
+# ---------------------------------------------------------------- choosing a retreat (ruling R-RETREAT)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A whole retreat: the groups in the order they go (the first takes the counters) and the blocks
+    left behind for want of room, with what it costs as a careful player counts it."""
+
+    groups: tuple[tuple[str, tuple[str, ...]], ...]  # (destination, blocks)
+    left: tuple[str, ...]
+    key: tuple[object, ...]
+
+
+class Retreats:
+    """Every way the retreating blocks can go, each group to one legal area with room, ranked as a careful
+    player would (ruling R-RETREAT): as many blocks retreat as can, then the fewest blocks and steps
+    lost, those left behind and the extra losses (each group's taken by its strongest block, L404), the
+    fewest Armor and Pioneer counters lost (L234, L254), the fewest blocks entering an Interdiction
+    (L457), the fewest groups, the most room, the lowest area ids."""
+
+    def __init__(self, board: Board, area: str, side: str, blocks: list[str]):
+        self.board, self.area, self.side = board, area, side
+        self.blocks = sorted(blocks)
+        self.room = {d: board.room_in(d, side) for d in legal_destinations(board, area, side)
+                     if board.room_in(d, side) > 0}
+        self.extra = {d: len(penalties(board, area, d, side)) for d in self.room}
+
+    def plans(self) -> list[Plan]:
+        """Every plan retreating as many blocks as can retreat, the best first."""
+        found = [self.plan(choice) for choice in self._choices(0, {})]
+        if not found:
+            return []
+        most = max(len(self.blocks) - len(p.left) for p in found)
+        return sorted((p for p in found if len(self.blocks) - len(p.left) == most), key=lambda p: p.key)
+
+    def best(self) -> Plan | None:
+        """RETREAT AUTO's plan, or None when no block can retreat."""
+        plans = self.plans()
+        return plans[0] if plans else None
+
+    def _choices(self, index: int, chosen: dict[str, str | None]) -> Iterator[dict[str, str | None]]:
+        """Each block to an area with room left, or left behind (None); at least one block retreats."""
+        if index == len(self.blocks):
+            if any(d is not None for d in chosen.values()):
+                yield dict(chosen)
+            return
+        block = self.blocks[index]
+        for destination in [*self.room, None]:
+            if destination is not None and sum(1 for d in chosen.values() if d == destination) >= \
+                    self.room[destination]:
+                continue
+            chosen[block] = destination
+            yield from self._choices(index + 1, chosen)
+            del chosen[block]
+
+    def plan(self, choice: dict[str, str | None]) -> Plan:
+        """The blocks going to one area make one group; the group that keeps the counters goes first."""
+        by_area: dict[str, list[str]] = {}
+        for block, destination in choice.items():
+            if destination is not None:
+                by_area.setdefault(destination, []).append(block)
+        left = tuple(b for b, d in choice.items() if d is None)
+        lost, steps, interdicted = len(left), sum(self.board.sp(b) for b in left), 0
+        for destination, group in by_area.items():
+            group_lost, group_steps = self._losses(group, self.extra[destination])
+            lost += group_lost
+            steps += group_steps
+            if self.side == "soviet" and self.board.marker(destination, "interdiction"):
+                interdicted += len(group)
+        groups = sorted(by_area.items(), key=lambda item: (self._counters_lost(item[0]), -len(item[1]),
+                                                            -sum(self.board.sp(b) for b in item[1]), item[0]))
+        counters = self._counters_lost(groups[0][0])
+        key = (len(left), lost, steps, counters, interdicted, len(groups), -sum(self.room[d] for d, _ in groups),
+               tuple(sorted(by_area)), tuple(sorted((d, tuple(g)) for d, g in groups)))
+        return Plan(tuple((d, tuple(g)) for d, g in groups), left, key)
+
+    def _losses(self, group: list[str], extra: int) -> tuple[int, int]:
+        """Blocks eliminated and steps lost when each extra loss goes to the group's strongest block."""
+        strengths = [self.board.sp(b) for b in group]
+        steps = 0
+        for _ in range(extra):
+            alive = [i for i, sp in enumerate(strengths) if sp > 0]
+            if not alive:
+                break
+            strengths[max(alive, key=lambda i: strengths[i])] -= 1
+            steps += 1
+        return sum(1 for sp in strengths if sp == 0), steps
+
+    def _counters_lost(self, destination: str) -> int:
+        """Counters the first group would lose by taking them along: Armor across a ferry arrow (L254), a
+        second counter of one type in the destination (L234)."""
+        border = self.board.geo.border(self.area, destination)
+        ferry = border is not None and border.kind == "ferry"
+        lost = 0
+        for asset_id in self.board.assets_in(self.area, self.side):
+            kind = self.board.asset_kind(asset_id)
+            if (ferry and kind == "armor") or self.board.asset_of_kind_in(destination, self.side, kind):
+                lost += 1
+        return lost
+
+    def label(self, plan: Plan) -> str:
+        """The plan as an order, with its extra losses after two spaces."""
+        if len(plan.groups) == 1 and not plan.left:
+            text = f"RETREAT TO {plan.groups[0][0]}"
+        else:
+            text = "RETREAT " + " AND ".join(f"{' '.join(blocks)} TO {d}" for d, blocks in plan.groups)
+        notes = []
+        total = 0
+        for destination, _ in plan.groups:
+            reasons = penalties(self.board, self.area, destination, self.side)
+            total += len(reasons)
+            if reasons:
+                notes.append(", ".join(reasons) if len(plan.groups) == 1 else f"{destination} {', '.join(reasons)}")
+        notes += [f"{b} eliminated, no room" for b in plan.left]
+        return text + (f"  ({total}: {'; '.join(notes)})" if notes else "  (0)")
+
+
+def retreat_options(board: Board, frame: CombatFrame) -> list[str]:
+    """RETREAT TO each legal area with room for every block, then the best split retreats (L206), each
+    labelled with its extra losses after two spaces."""
     side = losing_side(frame)
-    area = frame["area"]
-    out = []
-    for destination in legal_destinations(board, area, side):
-        if board.room_in(destination, side) < len(frame["retreating"]):
-            continue
-        reasons = penalties(board, area, destination, side)
-        label = f"RETREAT TO {destination}" + (f"  ({len(reasons)}: {', '.join(reasons)})" if reasons else "  (0)")
-        out.append((label, reasons))
-    return out
-
-
-def best_destination(board: Board, area: str, side: str, count: int) -> str | None:
-    """RETREAT AUTO: fewest extra losses, then most room, then the lowest area id."""
-    choices = []
-    for destination in legal_destinations(board, area, side):
-        room = board.room_in(destination, side)
-        if room < count:
-            continue
-        choices.append((len(penalties(board, area, destination, side)), -room, destination))
-    return min(choices)[2] if choices else None
+    blocks = still_retreating(board, frame)
+    retreats = Retreats(board, frame["area"], side, blocks)
+    plans = retreats.plans()
+    whole = sorted((p for p in plans if len(p.groups) == 1 and not p.left), key=lambda p: p.groups[0][0])
+    split = [p for p in plans if p not in whole][:LISTED_SPLITS]
+    return [retreats.label(p) for p in whole + split]
 
 
 def apply_retreat(board: Board, frame: CombatFrame, order: Order) -> None:
-    """Retreat a group of the loser's blocks (all of them with RETREAT AUTO); raises IllegalOrder."""
+    """Retreat the loser's blocks as ordered: one group, a split over several areas (L206), or RETREAT AUTO's
+    careful choice (ruling R-RETREAT); raises IllegalOrder."""
     side = losing_side(frame)
     area = frame["area"]
-    remaining = [b for b in frame["retreating"] if board.is_in(b, area)]
+    remaining = still_retreating(board, frame)
     if order.form == "auto":
-        destination = best_destination(board, area, side, len(remaining))
-        if destination is None:
+        best = Retreats(board, area, side, remaining).best()
+        if best is None:
             eliminate_unable(board, frame, remaining)
             return
-        group, losses = remaining, []
+        plan: list[RetreatGroup] = [{"blocks": list(blocks), "to": d, "losses": []} for d, blocks in best.groups]
     else:
-        destination = str(order.get("to"))
-        named = [str(b) for b in order.values("blocks")]
-        group = named or remaining
-        losses = [str(b) for b in order.values("losses")]
-        for block in group:
+        plan = groups_ordered(order, remaining)
+        check_plan(board, area, side, remaining, plan)
+    frame["retreat_plan"] = plan
+    retreat_next_group(board, frame)
+
+
+def groups_ordered(order: Order, remaining: list[str]) -> list[RetreatGroup]:
+    """The groups a RETREAT order names, in its order, each with the LOSSES named among its blocks;
+    raises IllegalOrder when a split leaves a group's blocks unnamed or LOSSES names a block not retreating."""
+    groups: list[RetreatGroup] = []
+    for suffix in ("", "2", "3"):
+        destination = order.get("to" + suffix)
+        if destination is not None:
+            groups.append({"blocks": [str(b) for b in order.values("blocks" + suffix)], "to": str(destination),
+                           "losses": []})
+    if len(groups) > 1 and not all(g["blocks"] for g in groups):
+        raise IllegalOrder("a split retreat names the blocks of every group: RETREAT <blocks> TO <area> AND "
+                           "<blocks> TO <area>")
+    if not groups[0]["blocks"]:
+        groups[0]["blocks"] = list(remaining)
+    losses = [str(b) for b in order.values("losses")]
+    for block in losses:
+        if not any(block in g["blocks"] for g in groups):
+            raise IllegalOrder(f"LOSSES names {block}, which does not retreat with this order")
+    for group in groups:
+        group["losses"] = [b for b in losses if b in group["blocks"]]
+    return groups
+
+
+def check_plan(board: Board, area: str, side: str, remaining: list[str], plan: list[RetreatGroup]) -> None:
+    """Every block named retreats from the area once, each group to a legal area with room for it (ruling
+    R-RETREAT, R-STACK); raises IllegalOrder."""
+    named: list[str] = []
+    room: dict[str, int] = {}
+    for group in plan:
+        for block in group["blocks"]:
             if block not in remaining:
                 raise IllegalOrder(f"{block} is not one of your blocks retreating from {area}")
-        if destination not in legal_destinations(board, area, side):
-            legal = ", ".join(legal_destinations(board, area, side)) or "none"
+            if block in named:
+                raise IllegalOrder(f"{block} is named in two groups of the retreat")
+            named.append(block)
+        destination = group["to"]
+        legal = legal_destinations(board, area, side)
+        if destination not in legal:
             raise IllegalOrder(f"{destination} is not a legal retreat from {area}: "
-                               f"{why_not_destination(board, area, destination, side)} (legal: {legal})")
-        if board.room_in(destination, side) < len(group):
+                               f"{why_not_destination(board, area, destination, side)} "
+                               f"(legal: {', '.join(legal) or 'none'})")
+        room[destination] = room.get(destination, board.room_in(destination, side)) - len(group["blocks"])
+        if room[destination] < 0:
             raise IllegalOrder(f"{destination} has room for only {board.room_in(destination, side)} of your blocks")
-    move_group(board, frame, group, area, destination, losses, assets_choice=None)
-    frame["retreating"] = [b for b in remaining if b not in group]
+
+
+def retreat_next_group(board: Board, frame: CombatFrame) -> None:
+    """The next group of the retreat goes (the rest wait while the Axis may react to it, ruling R-AIR);
+    a group that can no longer go as ordered drops the plan and the question is asked again."""
+    plan = frame.get("retreat_plan") or []
+    group = plan.pop(0)
+    if not plan:
+        frame.pop("retreat_plan", None)
+    side = losing_side(frame)
+    area = frame["area"]
+    remaining = still_retreating(board, frame)
+    blocks = [b for b in group["blocks"] if b in remaining]
+    if blocks:
+        try:
+            check_plan(board, area, side, remaining, [{"blocks": blocks, "to": group["to"], "losses": group["losses"]}])
+        except IllegalOrder:
+            frame.pop("retreat_plan", None)
+            return
+        move_group(board, frame, blocks, area, group["to"], group["losses"], assets_choice=None)
+    frame["retreating"] = [b for b in remaining if b not in blocks]
     if not [b for b in frame["retreating"] if board.is_on_map(b)]:
+        frame.pop("retreat_plan", None)
         frame["stage"] = AFTER_RETREAT
 
 
@@ -199,14 +391,21 @@ def eliminate_unable(board: Board, frame: CombatFrame, blocks: list[str]) -> Non
     frame["stage"] = AFTER_RETREAT
 
 
-def retreat_attackers_if_needed(board: Board, frame: CombatFrame) -> bool:
-    """A beaten attacker goes back the way it came: each block to its own origin (L270)."""
+def step_retreat(board: Board, frame: CombatFrame) -> bool:
+    """Step 7 without a question: the next group of a split or AUTO retreat goes; blocks with nowhere to go
+    are eliminated (L236); a beaten attacker goes back the way it came, each block to its own origin (L270).
+    False when the loser must be asked where to retreat."""
     if frame["loser"] != frame["attacker"]:
-        if frame["stage"] == "retreat" and not [b for b in frame["retreating"] if board.is_on_map(b)]:
+        if frame.get("retreat_plan"):
+            retreat_next_group(board, frame)
+            return True
+        remaining = still_retreating(board, frame)
+        if not remaining:
             frame["stage"] = AFTER_RETREAT
             return True
-        if frame["stage"] == "retreat" and not legal_destinations(board, frame["area"], losing_side(frame)):
-            eliminate_unable(board, frame, frame["retreating"])
+        side = losing_side(frame)
+        if not any(board.room_in(d, side) > 0 for d in legal_destinations(board, frame["area"], side)):
+            eliminate_unable(board, frame, remaining)
             return True
         return False
     area = frame["area"]
@@ -218,7 +417,7 @@ def retreat_attackers_if_needed(board: Board, frame: CombatFrame) -> bool:
     assets_left = board.assets_in(area, side)
     for origin, group in sorted(by_origin.items()):
         if origin == area or board.is_enemy_occupied(origin, side) or board.room_in(origin, side) < len(group) \
-                or (side == "axis" and board.has_battery(origin) and not board.blocks_in(origin, side)):
+                or (side == "axis" and board.has_battery(origin) and not open_battery_area(board, origin, side)):
             for block in group:
                 board.eliminate(block, "no retreat")
             continue

@@ -229,6 +229,14 @@ class ArmorVia(TypedDict, total=False):
     via: str
 
 
+class RetreatGroup(TypedDict):
+    """One group of a retreat still to go: its blocks, where to, and who takes its extra losses (L404)."""
+
+    blocks: list[str]
+    to: str
+    losses: list[str]
+
+
 class CombatFrame(FrameBase):
     """One combat (L264-326) or battery assault (L338-344)."""
 
@@ -247,6 +255,7 @@ class CombatFrame(FrameBase):
     winner: str | None
     loser: NotRequired[str | None]
     retreating: list[str]
+    retreat_plan: NotRequired[list[RetreatGroup]]  # the groups of a split or AUTO retreat still to go (L206)
     pioneer_acted: dict[str, bool]
     allocated: dict[str, list[str]]  # side -> the blocks its hits went to
     armor_via: ArmorVia

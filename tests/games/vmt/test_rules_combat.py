@@ -121,6 +121,24 @@ def test_two_field_artillery_cards_without_romanians():
     assert pos.dice("axis") == 7
 
 
+def test_the_support_options_offer_two_copies_of_a_card_held_twice():
+    """L214: "You can play several cards of the same type in a single combat, with their effects being
+    cumulative, but you must always observe the limit for markers": a hand with two Mortars lists
+    SUPPORT MORTARS MORTARS, with a Bunker every set of the three cards; a hand with two 88mm lists one
+    88mm only (at most one per combat, L501)."""
+    pos = axis_attack("A10: 24/32 | A11: 25/54", axis=("88mm", "88mm", "axis_field_artillery"),
+                      soviet=("mortars", "mortars", "bunker"))
+    (axis,) = pos.pending("axis")
+    assert axis.options == ("SUPPORT NONE", "SUPPORT 88MM", "SUPPORT AXIS_FIELD_ARTILLERY",
+                            "SUPPORT 88MM AXIS_FIELD_ARTILLERY")
+    pos.order("axis", "SUPPORT NONE")
+    (soviet,) = pos.pending("soviet")
+    assert soviet.options == ("SUPPORT NONE", "SUPPORT BUNKER", "SUPPORT MORTARS", "SUPPORT BUNKER MORTARS",
+                              "SUPPORT MORTARS MORTARS", "SUPPORT BUNKER MORTARS MORTARS")
+    pos.order("soviet", "SUPPORT MORTARS MORTARS", dice=[1] + [1] * 5)  # Axis 1 die; Soviet 1 + 2 + 2
+    assert pos.parts("soviet").count(("mortars", 2)) == 2 and pos.dice("soviet") == 5
+
+
 def test_goliath_and_88mm_are_played_only_when_attacking():
     """L495 (Goliath: "when attacking only"), L501 (88mm: "when attacking")."""
     pos = soviet_attack("A11: 25/54 | A10: 24/32", "A11", "A10", axis=("goliath", "88mm"))
@@ -292,6 +310,44 @@ def test_no_river_penalty_when_one_attacker_came_over_land():
     pos.order("axis", "RESOLVE A11")
     fight(pos, [1, 1] + [1, 1])
     assert pos.parts("axis") == [("blocks", 2)]
+
+
+def test_soviet_attackers_across_a_river_lose_a_die_like_the_axis():
+    """Ruling R-RIVER: L282's "(this can only be done by the Germans)" restates the ferry restriction of
+    L380, so "If all attackers crossed a river ... you must subtract 1 die from the attacker's total"
+    holds for a Soviet attack too (B01 to A11 is the Chernaya river; A11 is clear)."""
+    pos = soviet_attack("B01: 25/54 25/31 | A11: 24/32", "B01", "A11")
+    fight(pos, [1, 1] + [1])
+    assert pos.parts("soviet") == [("blocks", 2), ("more strength points", 1),
+                                   ("all attackers crossed a river or ferry", -1)]
+    assert pos.dice("soviet") == 2
+
+
+def test_soviet_attacks_across_a_river_forbidden_by_option():
+    """Ruling R-RIVER, option soviet_river_attack=forbidden: the parenthesis of L282 read as a
+    restriction, Soviet blocks may not attack across a river; they still move across one into an area
+    without enemy blocks, and the attack is not offered."""
+    pos = setup("B01: 25/54 25/31 | A11: 24/32", "soviet", soviet=("assault",),
+                options={"soviet_river_attack": "forbidden"})
+    pos.order("soviet", "ASSAULT GROUP B01")
+    pos.order("soviet", "ASSETS NONE")
+    assert not any("TO A11" in o for o in pos.pending("soviet")[0].options)
+    pos.illegal("soviet", "MOVE 25/54 25/31 TO A11",
+                because=r"Soviet blocks may not attack across a river \(L282, ruling R-RIVER")
+    pos.order("soviet", "MOVE 25/54 TO A14")  # across the Chernaya too, into an empty area
+    assert pos.where("25/54") == "A14"
+
+
+def test_soviet_attacks_across_a_river_keep_their_dice_by_option():
+    """Ruling R-RIVER, option soviet_river_attack=no_penalty: L282's die is lost by the Germans only; the
+    Axis still loses it."""
+    options = {"soviet_river_attack": "no_penalty"}
+    pos = soviet_attack("B01: 25/54 25/31 | A11: 24/32", "B01", "A11", options=options)
+    fight(pos, [1, 1, 1] + [1])
+    assert pos.parts("soviet") == [("blocks", 2), ("more strength points", 1)]
+    pos = axis_attack("B01: 24/32 50/123 | A11: 25/54 25/31", origin="B01", options=options)
+    fight(pos, [1] + [1, 1])
+    assert ("all attackers crossed a river or ferry", -1) in pos.parts("axis")
 
 
 def test_one_die_less_for_an_axis_attack_across_a_ferry_arrow():

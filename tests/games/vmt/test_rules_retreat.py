@@ -5,6 +5,8 @@ or die (L232-238, L246, L254; rulings R-DUP, R-ENTRY), control and trenches afte
 L390)."""
 
 
+import pytest
+
 from tests.games.vmt.harness import Position
 
 
@@ -88,12 +90,150 @@ def test_the_retreating_blocks_may_split_up():
 
 
 def test_retreat_auto_picks_the_area_with_the_fewest_extra_losses():
-    """Ruling R-RETREAT: "RETREAT AUTO picks the legal area with the fewest extra losses, then the most
-    room, then the lowest id" (A12 and A14 are next to the Axis in A13; A07 is not)."""
+    """Ruling R-RETREAT: RETREAT AUTO takes "the fewest steps lost ... to the extra losses" (A12 and A14
+    are next to the Axis in A13; A07 is not)."""
     pos = beaten_in_a11("A13: 213")
     pos.control("A14", "axis").control("B01", "axis").control("C01", "axis")
     pos.order("soviet", "RETREAT AUTO")
     assert pos.where("25/54") == "A07" and retreat_losses(pos) == []
+
+
+def beaten_three(layout: str, options=None) -> Position:
+    """Axis 24/31 24/32 50/121 attack from A10 into A11 (clear) and beat 25/54 25/31 109/361; the Soviet
+    must retreat.  Axis 4 dice (3 blocks, 11 SP to 9) roll 5, 1, 1, 1; the Soviet's 3 dice roll 1: one hit,
+    on a strongest block."""
+    pos = axis_attack("A10: 24/31 24/32 50/121 | A11: 25/54 25/31 109/361 | " + layout, "A10", "A11", options)
+    fight(pos, [5, 1, 1, 1] + [1, 1, 1])
+    pos.order("soviet", "HITS AUTO")
+    assert pos.last("combat_result")["winner"] == "axis"
+    assert [d.kind for d in pos.pending("soviet")] == ["retreat"]
+    return pos
+
+
+SOVIET_THREE = ("25/54", "25/31", "109/361")
+
+
+def test_retreat_auto_splits_the_blocks_when_no_area_has_room_for_all():
+    """L206: "The Soviet player decides to split them up by moving them to different zones"; ruling
+    R-RETREAT: RETREAT AUTO retreats as many blocks as can, with the fewest steps lost, so it splits
+    when no legal area has room for all three (A07 and A12 have room for one, A14 for two; A12 and A14
+    are next to the Axis in A13; B01 and C01 are Axis-controlled)."""
+    pos = beaten_three("A07: 95/90 95/161 | A12: 7NI 79NI | A14: 8NI | A13: 213")
+    pos.control("B01", "axis").control("C01", "axis")
+    strength = sum(pos.sp(b) for b in SOVIET_THREE)
+    pos.order("soviet", "RETREAT AUTO")
+    assert pos.kinds("eliminated") == []
+    assert sorted(pos.where(b) for b in SOVIET_THREE) == ["A07", "A14", "A14"]
+    assert [(e["destination"], e["count"]) for e in pos.kinds("retreat")] == [("A14", 2), ("A07", 1)]
+    assert retreat_losses(pos) == ["enemy field of fire"]  # one group under fire, one step
+    assert sum(pos.sp(b) for b in SOVIET_THREE) == strength - 1
+
+
+def test_retreat_auto_splits_rather_than_lose_a_step_in_one_area():
+    """Ruling R-RETREAT: a careful player's fewest steps lost come before keeping the blocks together:
+    A07 and A12 (room for one each) cost nothing, while A14 (under fire from A15) and B01 (next to
+    Sevastopol, L400) would cost a step."""
+    pos = beaten_in_a11("A07: 95/90 95/161 | A12: 7NI 79NI | A15: 213", soviet="25/54 25/31")
+    pos.control("C01", "axis")
+    pos.order("soviet", "RETREAT AUTO")
+    assert sorted([pos.where("25/54"), pos.where("25/31")]) == ["A07", "A12"]
+    assert retreat_losses(pos) == [] and pos.sp("25/54") + pos.sp("25/31") == 5
+
+
+def test_retreat_auto_leaves_behind_only_what_no_area_has_room_for_and_the_weakest():
+    """Ruling R-RETREAT, L236: a block is eliminated for want of a retreat only when no legal area has room
+    for it; the careful player leaves the weakest (A07 and A14 have room for one each, A12 none)."""
+    pos = beaten_three("A07: 95/90 95/161 | A12: 7NI 79NI 8NI | A14: 9NI 3NI | A13: 213")
+    pos.control("B01", "axis").control("C01", "axis")
+    weakest = min(SOVIET_THREE, key=lambda b: (pos.sp(b), b))
+    assert pos.sp(weakest) == 2
+    pos.order("soviet", "RETREAT AUTO")
+    assert [e["block"] for e in pos.kinds("eliminated")] == [weakest]
+    assert pos.last("eliminated")["cause"] == "no retreat"
+    assert sorted(pos.where(b) for b in SOVIET_THREE if b != weakest) == ["A07", "A14"]
+    assert [d.kind for d in pos.pending("soviet")] == ["counterattack"]  # the combat is over
+
+
+def test_blocks_with_legal_areas_but_no_room_are_eliminated_without_a_question():
+    """Ruling R-RETREAT, R-STACK: "a retreat never over-stacks"; when no legal area has room for any of
+    the blocks there is nothing to decide: they are eliminated (L236)."""
+    pos = axis_attack("A10: 24/31 24/32 | A11: 25/54 | A07: 95/90 95/161 95/241 | A12: 7NI 79NI 8NI "
+                      "| A14: 9NI 3NI 25/287", "A10", "A11")
+    pos.control("B01", "axis").control("C01", "axis")
+    fight(pos, [5, 1, 1] + [1])
+    assert pos.where("25/54") is None and pos.last("eliminated")["cause"] == "no retreat"
+    assert [d.kind for d in pos.pending("soviet")] != ["retreat"]
+
+
+def test_a_split_retreat_is_one_order_with_extra_losses_per_group():
+    """L206 (the loser may "split them up by moving them to different zones"), ruling R-RETREAT: one
+    order names each group and its area with AND; ruling R-FIRE: each group bears its own extra losses,
+    and LOSSES names, in each group, who takes them (L404)."""
+    pos = beaten_three("A13: 213")
+    before = {b: pos.sp(b) for b in SOVIET_THREE}
+    assert (pos.sp("25/54"), pos.sp("109/361")) == (2, 3)  # the owner, not the strongest, takes the loss
+    pos.order("soviet", "RETREAT 25/54 109/361 TO A14 AND 25/31 TO A07 LOSSES 25/54")
+    assert (pos.where("25/54"), pos.where("109/361"), pos.where("25/31")) == ("A14", "A14", "A07")
+    assert retreat_losses(pos) == ["enemy field of fire"]  # A14 only; A07 is not under fire
+    assert {b: before[b] - pos.sp(b) for b in SOVIET_THREE} == {"25/54": 1, "109/361": 0, "25/31": 0}
+    assert [d.kind for d in pos.pending("soviet")] == ["counterattack"]  # the combat is over
+
+
+def test_the_groups_of_a_split_retreat_go_one_after_another():
+    """Ruling R-RETREAT ("The groups go one after another in the order written"), ruling R-AIR: the Axis
+    may react as each group enters its area, before the next group moves."""
+    pos = beaten_three("")
+    pos.auto = ()
+    pos.order("soviet", "RETREAT 25/54 TO A12 AND 25/31 109/361 TO A14")
+    (window,) = pos.pending("axis")
+    assert window.kind == "air" and window.context["area"] == "A12"
+    assert (pos.where("25/54"), pos.where("25/31"), pos.where("109/361")) == ("A12", "A11", "A11")
+    pos.order("axis", "AIRSTRIKE NONE")
+    (window,) = pos.pending("axis")
+    assert window.context["area"] == "A14" and (pos.where("25/31"), pos.where("109/361")) == ("A14", "A14")
+
+
+def test_a_split_retreat_is_refused_as_a_whole_for_any_group():
+    """Ruling R-RETREAT, R-STACK: each block once, each group's blocks named, each area with room for
+    all the groups going there; LOSSES names only blocks of the order."""
+    pos = beaten_three("A12: 7NI 79NI")
+    pos.illegal("soviet", "RETREAT 25/54 TO A14 AND 25/54 TO A07", because=r"25/54 is named in two groups")
+    pos.illegal("soviet", "RETREAT TO A14 AND 25/31 TO A07", because=r"a split retreat names the blocks of every group")
+    pos.illegal("soviet", "RETREAT 25/54 TO A12 AND 25/31 TO A12", because=r"A12 has room for only 1 of your blocks")
+    pos.illegal("soviet", "RETREAT 25/54 TO A14 LOSSES 25/31",
+                because=r"LOSSES names 25/31, which does not retreat with this order")
+    pos.illegal("soviet", "RETREAT 25/54 TO A14 AND 25/31 TO A10",
+                because=r"A10 is not a legal retreat from A11: your side does not control it")
+
+
+def test_the_retreat_options_list_split_retreats_the_best_first():
+    """L206, ruling R-RETREAT: the options list every area with room for all the blocks, then split
+    retreats, the one RETREAT AUTO takes first, each as an order the grammar reads."""
+    pos = beaten_three("A07: 95/90 95/161 | A12: 7NI 79NI | A14: 8NI | A13: 213")
+    pos.control("B01", "axis").control("C01", "axis")
+    (decision,) = pos.pending("soviet")
+    assert decision.options[0] == "RETREAT AUTO"
+    splits = decision.options[1:]
+    assert splits and all(" AND " in o for o in splits)  # no one area has room for all three
+    assert splits[0].endswith("  (1: A14 enemy field of fire)")
+    first = splits[0].split("  (")[0]
+    pos.order("soviet", first)
+    auto = beaten_three("A07: 95/90 95/161 | A12: 7NI 79NI | A14: 8NI | A13: 213")
+    auto.control("B01", "axis").control("C01", "axis")
+    auto.order("soviet", "RETREAT AUTO")
+    assert {b: pos.where(b) for b in SOVIET_THREE} == {b: auto.where(b) for b in SOVIET_THREE}
+
+
+def test_whole_retreats_are_listed_before_the_splits():
+    """Ruling R-RETREAT: "A retreat decision lists every area with room for all the blocks, then the 12
+    best splits"; a split may always be written."""
+    pos = beaten_in_a11(soviet="25/54 25/31")
+    options = pos.pending("soviet")[0].options
+    whole = [o for o in options[1:] if " AND " not in o]
+    assert [o.split("  (")[0] for o in whole] == ["RETREAT TO A07", "RETREAT TO A12", "RETREAT TO A14",
+                                                  "RETREAT TO B01", "RETREAT TO C01"]
+    assert options[1:len(whole) + 1] == tuple(whole)
+    assert 0 < len(options) - 1 - len(whole) <= 12
 
 
 def test_empty_enemy_areas_are_open_to_a_retreat_at_one_more_loss_by_option():
@@ -135,6 +275,71 @@ def test_axis_blocks_never_retreat_into_an_empty_undestroyed_battery_area():
                         r"\(L332\)")
     pos.order("axis", "RETREAT TO A02")
     assert pos.where("24/32") == "A02"
+
+
+def soviet_beats_a06(options=None) -> Position:
+    """The Soviet attacks 24/32 in A06 from A08 and wins; the Axis 50/121 holds A05, whose undestroyed
+    battery keeps it Soviet-controlled (L332).  Soviet 2 blocks + 1 (6 SP to 3) - 1 (rough) = 2 dice."""
+    pos = setup("A08: 25/54 25/31 | A06: 24/32 | A05: 50/121", "soviet", soviet=("assault",), options=options)
+    pos.control("A05", "soviet")
+    pos.order("soviet", "ASSAULT GROUP A08")
+    pos.order("soviet", "ASSETS NONE")
+    pos.order("soviet", "MOVE 25/54 25/31 TO A06")
+    fight(pos, [5, 1] + [1])
+    assert pos.last("combat_result")["winner"] == "soviet"
+    return pos
+
+
+def test_an_axis_loser_may_retreat_into_an_undestroyed_battery_area_that_holds_axis_blocks():
+    """L332: "Axis blocks cannot retreat into an empty area with an undestroyed [battery]": only empty
+    ones; ruling R-RETREAT: one holding Axis blocks is open and counts as the Axis's own for the retreat,
+    though the battery keeps it Soviet-controlled (A05 holds 50/121; A07 is empty)."""
+    pos = soviet_beats_a06()
+    options = [o.split("  (")[0] for o in pos.pending("axis")[0].options]
+    assert "RETREAT TO A05" in options and "RETREAT TO A07" not in options
+    pos.order("axis", "RETREAT TO A05")
+    assert pos.where("24/32") == "A05" and retreat_losses(pos) == []
+    assert pos.state["control"]["A05"] == "soviet"
+
+
+def test_an_axis_held_battery_area_costs_no_loss_for_control_or_fire_by_control():
+    """Ruling R-RETREAT: the battery area holding Axis blocks counts as the Axis's own for the retreat,
+    so neither the loss for an enemy-controlled area (option retreat_into=friendly_or_empty) nor the
+    field of fire read as enemy control (option field_of_fire=enemy_controlled, ruling R-FIRE) applies."""
+    pos = soviet_beats_a06({"retreat_into": "friendly_or_empty", "field_of_fire": "enemy_controlled"})
+    assert "RETREAT TO A05  (0)" in pos.pending("axis")[0].options
+    strength = pos.sp("24/32")
+    pos.order("axis", "RETREAT TO A05")
+    assert pos.where("24/32") == "A05" and retreat_losses(pos) == [] and pos.sp("24/32") == strength
+
+
+def test_option_closes_every_undestroyed_battery_area_to_an_axis_retreat():
+    """Ruling R-RETREAT, option battery_retreat=never: no Axis retreat into an area with an undestroyed
+    battery, even one holding Axis blocks (L332 read with the control of L392)."""
+    pos = soviet_beats_a06({"battery_retreat": "never"})
+    pos.illegal("axis", "RETREAT TO A05",
+                because=r"A05 is not a legal retreat from A06: Axis blocks never retreat into an area with an "
+                        r"undestroyed battery \(L332, option battery_retreat=never\)")
+
+
+@pytest.mark.parametrize(("battery_retreat", "home"), [("with_axis_blocks", "A05"), ("never", None)])
+def test_a_beaten_attacker_goes_home_to_a_battery_area_it_holds_unless_the_option_closes_it(battery_retreat,
+                                                                                           home):
+    """L270 (a beaten attacker retreats to the area it came from), L332 and ruling R-RETREAT: an undestroyed
+    battery area still holding Axis blocks takes them back; with option battery_retreat=never the block is
+    eliminated."""
+    pos = setup("A05: 50/121 50/122 | A06: 25/54", axis=("assault",), options={"battery_retreat": battery_retreat})
+    pos.control("A05", "soviet")
+    pos.order("axis", "ASSAULT GROUP A05")
+    pos.order("axis", "ASSETS NONE")
+    pos.order("axis", "MOVE 50/121 TO A06")
+    fight(pos, [1] + [5])  # Axis 1 die (4 SP to 3, +1, -1 rough); Soviet 1 die
+    if pos.pending("axis") and pos.pending("axis")[0].kind == "hits":
+        pos.order("axis", "HITS AUTO")
+    assert pos.last("combat_result")["winner"] == "soviet"
+    assert pos.where("50/121") == home
+    if home is None:
+        assert pos.last("eliminated") == {"block": "50/121", "side": "axis", "area": "A06", "cause": "no retreat"}
 
 
 def test_blocks_with_no_legal_retreat_are_eliminated_and_their_assets_lost_for_good():
