@@ -42,14 +42,24 @@ def active_choice(pick: random.Random, orders: list[Any]) -> Any:
 @dataclass(frozen=True)
 class KitSettings:
     playouts: int = 20
-    #: option sets each played by a few more random games (the rulings' alternatives)
-    variants: tuple[Mapping[str, Any], ...] = ()
+    #: option sets each played by a few more random games; None: every choice of every option other than
+    #: its default, one at a time (the rulings' alternatives), read from the game's GameInfo
+    variants: tuple[Mapping[str, Any], ...] | None = None
     variant_playouts: int = 1
     #: whether `engine.secrets` names may never appear in another role's view (not only its report)
     secrets_never_in_view: bool = True
     choose: Callable[[random.Random, list[Any]], Any] = uniform_choice
     #: game-specific checks of a view, beyond "names only another role knows never appear"
     view_checks: tuple[Callable[[Mapping[str, Any], str], None], ...] = field(default=())
+
+
+def variants_for(engine: Engine[Any]) -> tuple[Mapping[str, Any], ...]:
+    """The option sets a game's extra random games are played with (see KitSettings.variants)."""
+    chosen = settings_for(engine).variants
+    if chosen is not None:
+        return chosen
+    return tuple({spec.name: choice} for spec in engine.info.options for choice in spec.choices
+                 if choice != spec.default)
 
 
 def settings_for(engine: Engine[Any]) -> KitSettings:

@@ -105,14 +105,11 @@ def skirmish_view_shows_enemy_units_as_counts(view: Mapping[str, Any], viewer: s
 
 SETTINGS: dict[str, KitSettings] = {
     # A VMT block's name is public (the reinforcement schedule lists it); where it stands is not.
-    "vmt": KitSettings(playouts=200, secrets_never_in_view=False, variants=({"setup": "free"},), variant_playouts=3,
+    "vmt": KitSettings(playouts=200, secrets_never_in_view=False, variant_playouts=2,
                        view_checks=(vmt_view_hides_hands_and_enemy_blocks,)),
     "narva": KitSettings(playouts=100, choose=active_choice, variant_playouts=1,
-                         variants=({"fog": "off"}, {"corps_choice": "own_army"}, {"rp_timing": "bank"},
-                                   {"free_move_hq": "any"}, {"ezoc_retreat_loss": "owner"},
-                                   {"fog_stack_height": "hidden"}),
                          view_checks=(narva_enemy_stacks_show_their_top_unit,)),
     "duel": KitSettings(playouts=200, view_checks=(duel_view_hides_hands,)),
-    "skirmish": KitSettings(playouts=50, choose=active_choice, variants=({"tie": "stand"},), variant_playouts=5,
+    "skirmish": KitSettings(playouts=50, choose=active_choice, variant_playouts=5,
                             view_checks=(skirmish_view_shows_enemy_units_as_counts,)),
 }
