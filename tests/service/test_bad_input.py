@@ -78,9 +78,11 @@ def test_ten_megabyte_body_gets_a_receipt(seated):
     outcome = seated.app.receive(player_mail(seated.addresses["north"], body))
     assert outcome.status == "receipt"
     text = flat_text(outcome.replies[0].raw)
-    assert "too large" in text and "the limit is 2.0 MB" in text
+    assert "too large" in text and "the limit is 2.0 MB" in text and "only its first 64 KB are kept" in text
     assert seated.fingerprint() == before
-    assert _stored(seated.app)[-1].raw.endswith(b"x\n") or len(_stored(seated.app)[-1].raw) > 10_000_000
+    row = _stored(seated.app)[-1]  # kept for the referee, but not whole: its headers and a bounded beginning
+    assert len(row.raw) == 65_536 and row.size > 10_000_000
+    assert row.raw.startswith(b"From: north@players.test") and b"Message-ID:" in row.raw
 
 
 def test_undeclared_charset_is_read_and_the_receipt_says_how(seated):
