@@ -18,6 +18,7 @@ from moderator.mail.envelope import Envelope
 from moderator.mail.hygiene import Letter
 from moderator.service.table import Table, dumps
 from moderator.store import inbound as inbound_rows
+from moderator.store.inbound import TakenOrders
 from moderator.store.models import Seat, Submission
 
 _MESSAGE_ID = re.compile(r"<[^<>\s]+>")
@@ -37,7 +38,7 @@ def open_decisions(table: Table, seat: Seat) -> list[str]:
     return sorted(d.key for d in table.engine.pending(table.state) if d.role == seat.role)
 
 
-def earlier_copy(session: Session, table: Table, seat: Seat, letter: Letter, orders: str) -> Submission | None:
+def earlier_copy(session: Session, table: Table, seat: Seat, letter: Letter, orders: str) -> TakenOrders | None:
     """The seat's latest accepted orders, when this message sends the same ones again; else None.
 
     The same: the same (non-empty) orders, normalised; the game still in the phase it was in once
@@ -66,7 +67,7 @@ def remember_taken(submission: Submission, table: Table, seat: Seat, orders: str
     return submission
 
 
-def resend_verdict(table: Table, seat: Seat, earlier: Submission) -> str:
+def resend_verdict(table: Table, seat: Seat, earlier: TakenOrders) -> str:
     """The receipt's verdict on a resend: which earlier message it repeats, and what is queued now."""
     queued = [line.render() for line in table.plan(seat.role).script]
     now_queued = f"Queued now: {'; '.join(queued)}." if queued else "Nothing is queued now."

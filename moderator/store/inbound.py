@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import bindparam
@@ -65,11 +66,26 @@ def quarantine(session: Session, inbound_id: int, reason: str, now: datetime) ->
     session.add(Quarantine(inbound_id=inbound_id, reason=reason, created_at=now))
 
 
-def latest_orders(session: Session, game_id: str, role: str) -> Submission | None:
+@dataclass(frozen=True)
+class TakenOrders:
+    """What recognises a seat's accepted orders if they come again (service/resends.py)."""
+
+    orders: str
+    phase: str
+    open_json: str
+    created_at: datetime
+
+
+# Asked for every message of orders: built once, on the connection, loading no object.
+LATEST_ORDERS = select(Submission.orders, Submission.phase, Submission.open_json, Submission.created_at).where(
+    Submission.game_id == bindparam("game_id"), Submission.role == bindparam("role"),
+    col(Submission.accepted).is_(True)).order_by(col(Submission.id).desc()).limit(1)
+
+
+def latest_orders(session: Session, game_id: str, role: str) -> TakenOrders | None:
     """The seat's newest accepted orders."""
-    return session.exec(select(Submission).where(Submission.game_id == game_id, Submission.role == role,
-                                                 col(Submission.accepted).is_(True))
-                        .order_by(col(Submission.id).desc())).first()
+    row = session.connection().execute(LATEST_ORDERS, {"game_id": game_id, "role": role}).first()
+    return TakenOrders(*row) if row is not None else None
 
 
 def sent_to_since(session: Session, recipient: str, message_ids: Iterable[str], since: datetime) -> bool:
