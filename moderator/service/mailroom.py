@@ -218,7 +218,12 @@ class Mailroom:
         fill_from_quote(envelope, letter.text)
         refusal = self._refusal(letter)
         if envelope.join_token and refusal is None:
-            return self.lobby.join(session, inbound, letter, envelope)
+            outcome = self.lobby.join(session, inbound, letter, envelope)
+            if letter.others and outcome.status == "joined":  # the welcome does not name them
+                self.notices.post(session, None, letter.sender, "player", "Your message",
+                                  [f"Your JOIN message also named {self._others(letter)}. The moderator writes "
+                                   f"only to {letter.sender}, the address that took the seat."], kind="notice")
+            return outcome
         if not stored.is_known_address(session, letter.sender):
             outcome = self._quarantine(session, inbound, f"unknown sender {letter.sender}")
             self._tell_owner_if_claimed(session, letter, envelope)
@@ -304,6 +309,8 @@ class Mailroom:
                  for _, command, argument in envelope.commands]
         if not lines:
             lines = [f"No referee command found. {referee_summary()}"]
+        if letter.others:
+            lines.append(f"This message also named {self._others(letter)}; it is answered only here.")
         self.notices.post(session, table, letter.sender, "referee", "Referee", lines, kind="receipt")
         return Outcome("command", "; ".join(lines), game.id)
 

@@ -481,3 +481,22 @@ def test_a_huge_envelope_value_is_quoted_back_cut(seated):
     raw = player_mail(seated.addresses["north"], "GAME " + "g" * 10_000 + "\nROLE north\nSECRET x\nREST\n")
     text = flat_text(seated.app.receive(raw).replies[0].raw)
     assert "There is no game '" + "g" * 100 + "…'" in text and "g" * 101 not in text
+
+
+def test_a_join_naming_another_address_seats_the_sender_and_a_notice_names_the_other(app):
+    created = app.create_game("duel", addresses={"north": "n@x.test", "south": "s@x.test"})
+    raw = player_mail("n@x.test", f"JOIN {created.invitations['north']}\n", headers={"Reply-To": "m@evil.test"})
+    outcome = app.receive(raw)
+    assert outcome.status == "joined"
+    rows = outbox_rows(app)
+    assert {r.recipient for r in rows} == {"n@x.test", "s@x.test"}  # the invitations, the welcome, the notice
+    assert "also named m@evil.test (Reply-To)" in flat_text(rows[-1].raw) and rows[-1].recipient == "n@x.test"
+
+
+def test_a_referee_message_naming_another_address_says_so_in_its_receipt(seated):
+    raw = player_mail("ref@players.test", f"GAME {seated.game_id}\nROLE referee\nSECRET {seated.referee_secret}\n"
+                                          "STATUS\n", headers={"Reply-To": "m@evil.test"})
+    outcome = seated.app.receive(raw)
+    assert outcome.status == "command"
+    last = outbox_rows(seated.app)[-1]
+    assert last.recipient == "ref@players.test" and "also named m@evil.test (Reply-To)" in flat_text(last.raw)
