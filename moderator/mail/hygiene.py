@@ -54,13 +54,13 @@ class Letter:
     problems: list[str] = field(default_factory=list)
     too_large: bool = False
     too_long: bool = False  # more lines (or characters) to read than the limits allow
-    written_lines: int = 0  # the lines to read that are not blank
-    written_chars: int = 0
+    written_lines: int = 0  # the lines to read (counted up to one past the limit)
+    written_chars: int = 0  # their characters (likewise)
     has_text: bool = True
     usable: list[tuple[int, str]] = field(default_factory=list)
 
     def lines(self) -> list[tuple[int, str]]:
-        """Numbered lines of the usable text, quoted replies and signatures removed."""
+        """Numbered lines of the usable text, quoted replies, signatures and blank lines removed."""
         return self.usable
 
 
@@ -270,7 +270,7 @@ def _attached(part: Message, limits: ReadLimits) -> str:
 
 def _has_orders_text(text: str) -> bool:
     """Anything left once quotes, reply headers and signatures are gone?"""
-    return any(line.strip() for _, line in usable_lines(text))
+    return bool(usable_lines(text, most_lines=0))
 
 
 # ------------------------------------------------------------------ quoting and signatures
@@ -300,33 +300,40 @@ def quoted_lines(text: str) -> list[str]:
     after_marker = False
     for line in text.split("\n"):
         stripped = line.rstrip()
-        if any(marker.match(stripped) for marker in _REPLY_MARKERS):
-            after_marker = True
         if after_marker:
             quoted.append(stripped.lstrip(">").strip())
-        elif stripped.lstrip().startswith(">"):
+        elif stripped.lstrip().startswith(">"):  # (no reply marker starts with ">")
             quoted.append(stripped.lstrip().lstrip(">").strip())
+        elif stripped and any(marker.match(stripped) for marker in _REPLY_MARKERS):
+            after_marker = True
+            quoted.append(stripped.strip())
     return quoted
 
 
-def usable_lines(text: str) -> list[tuple[int, str]]:
-    """Number the lines of a body, dropping quoted text, reply headers and signatures.
+def usable_lines(text: str, most_lines: int | None = None, most_chars: int | None = None) -> list[tuple[int, str]]:
+    """Number the lines of a body, dropping quoted text, reply headers, signatures and blank lines.
 
     Line numbers refer to the text as the player wrote it, so the receipt's numbers match what
-    they see in their own sent message.
+    they see in their own sent message.  Reading stops as soon as there are more than `most_lines`
+    lines or `most_chars` characters: such a text is refused whole, and a hostile one (a million
+    short lines) must not cost more than one that is merely too long.
     """
     result: list[tuple[int, str]] = []
+    chars = 0
     for number, line in enumerate(text.split("\n"), start=1):
         stripped = line.rstrip()
-        if stripped in ("-- ", "--", "—") or stripped == "-- ":
-            break  # signature separator
+        if not stripped or stripped.lstrip().startswith(">"):
+            continue  # nothing reads blank lines; no reply marker or signature starts with ">"
+        if stripped in ("--", "—"):
+            break  # signature separator ("-- " once its trailing space is stripped)
         if any(marker.match(stripped) for marker in _REPLY_MARKERS):
             break
         if any(header.match(stripped) for header in _QUOTE_HEADERS):
             continue  # the quote below is ">"-marked and skipped line by line; orders may follow it
-        if stripped.lstrip().startswith(">"):
-            continue
         result.append((number, stripped))
+        chars += len(stripped)
+        if (most_lines is not None and len(result) > most_lines) or (most_chars is not None and chars > most_chars):
+            break
     return result
 
 
@@ -452,10 +459,9 @@ def _read_text(letter: Letter, msg: Message) -> None:
         letter.problems.append(f"the message could not be read: {type(error).__name__}")
     letter.text = text
     letter.text_source = source
-    letter.usable = usable_lines(text)
-    written = [line for _, line in letter.usable if line.strip()]
-    letter.written_lines = len(written)
-    letter.written_chars = sum(len(line) for line in written)
+    letter.usable = usable_lines(text, limits.max_lines, limits.max_chars)  # stops just past a limit
+    letter.written_lines = len(letter.usable)
+    letter.written_chars = sum(len(line) for _, line in letter.usable)
     letter.too_long = letter.written_lines > limits.max_lines or letter.written_chars > limits.max_chars
     letter.has_text = bool(text.strip())
 

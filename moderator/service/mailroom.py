@@ -255,10 +255,10 @@ class Mailroom:
                     f"your orders as plain text in the body of the mail.")
         if letter.too_long:
             if letter.written_lines > limits.max_lines:
-                size = (f"has {letter.written_lines} lines to read (quoted text, the signature and blank lines "
-                        f"aside); the limit is {limits.max_lines} lines")
+                size = (f"has more than {limits.max_lines} lines to read (quoted text, the signature and blank "
+                        f"lines aside); the limit is {limits.max_lines} lines")
             else:
-                size = (f"holds {letter.written_chars} characters in its lines to read; the limit is "
+                size = (f"holds more than {limits.max_chars} characters in its lines to read; the limit is "
                         f"{limits.max_chars} characters")
             return (f"Your message {size}, so none of it was read and nothing was done. Send a shorter "
                     f"message, or send it in parts and begin each later part with the line CONTINUE, so "

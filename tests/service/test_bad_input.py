@@ -265,7 +265,8 @@ def test_a_message_over_the_line_cap_is_refused_whole_and_says_the_limit(seated)
     outcome = seated.send("north", "# wait\n" + "REST\n" * 400)  # three envelope lines + 401
     assert outcome.status == "receipt"
     text = flat_text(outcome.replies[0].raw)
-    assert "has 404 lines to read" in text and "the limit is 400 lines" in text and "nothing was done" in text
+    assert "has more than 400 lines to read" in text and "the limit is 400 lines" in text
+    assert "none of it was read and nothing was done" in text
     assert [r.recipient for r in outcome.replies] == ["north@players.test"]
     assert seated.fingerprint() == before and _plan(seated, "north").script == []  # not one line was filed
     assert seated.send("north", "REST\n" * 397).status == "applied"  # 400 lines are read
@@ -500,3 +501,14 @@ def test_a_referee_message_naming_another_address_says_so_in_its_receipt(seated)
     assert outcome.status == "command"
     last = outbox_rows(seated.app)[-1]
     assert last.recipient == "ref@players.test" and "also named m@evil.test (Reply-To)" in flat_text(last.raw)
+
+
+def test_reading_a_text_stops_just_past_a_limit():
+    """A million short lines cost no more than 401: the text is refused whole either way."""
+    from moderator.mail.hygiene import usable_lines
+
+    text = "GAME x\n\n> quoted\n" + "REST\n" * 1_000_000
+    assert len(usable_lines(text, most_lines=400)) == 401
+    assert usable_lines(text, most_lines=400)[:2] == [(1, "GAME x"), (4, "REST")]  # blanks and quotes left out
+    assert len(usable_lines("y" * 70_000 + "\nREST\n", most_chars=64_000)) == 1
+    assert len(usable_lines(text)) == 1_000_001
