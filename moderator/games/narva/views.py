@@ -35,7 +35,6 @@ def sees_all(board: Board, role: str, side: str) -> bool:
 def build_view(board: Board, role: str) -> dict[str, Any]:
     data = board.data
     hexes: dict[str, Any] = {}
-    pinned = data["pinned"]
     for hex_id, units in sorted(board.occupied_hexes().items()):
         side = board.side_of(units[0])
         full = sees_all(board, role, side)
@@ -44,7 +43,7 @@ def build_view(board: Board, role: str) -> dict[str, Any]:
         marker = "ISOLATED" if "isolated" in markers else "OOS" if "oos" in markers else None
         height = len(units) if (full or board.options["fog_stack_height"] == "shown") else None
         hexes[hex_id] = {"side": side, "height": height, "units": [unit_card(board, u) for u in shown],
-                         "pinned": hex_id in pinned, "marker": marker}
+                         "pinned": board.hex_pinned(hex_id), "marker": marker}
     own = [unit_card(board, u) for side in SIDES if role in (side, REFEREE) for u in board.units_of(side)]
     eliminated = sorted(u for u, st in data["units"].items() if st["where"] == "eliminated")
     recent = _recent(board, role)
