@@ -9,10 +9,12 @@ eliminated units.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from moderator.core.contract import OBSERVER, REFEREE
+from moderator.core.errors import ParseError
 from moderator.core.grammar import Lexicon
 from moderator.games.narva.board import SIDES, Board
 from moderator.games.narva.scenario import scenario_named
@@ -90,10 +92,30 @@ def _recent(board: Board, role: str) -> dict[str, Any]:
             "focus": list(dict.fromkeys(focus))[-6:]}
 
 
+@dataclass
+class NarvaLexicon(Lexicon):
+    """The names a role may use, where odds (`MIN <odds>` of an ATTACK order) are refused outright under
+    fog of war: a player cannot see the strength the odds depend on (2.1.3, ruling N-57), so the line is
+    refused when the message is read, not when the attack would be made."""
+
+    fog: bool = False
+
+    def resolve(self, type_: str, token: str) -> str:
+        """The canonical name for `token`; raises ParseError (under fog, for any odds, saying why)."""
+        if type_ == "odds" and self.fog:
+            raise ParseError(
+                f"MIN {token} is refused under fog of war: the enemy stack's strength, and so the odds, stay hidden "
+                f"until the attack is announced, and an announced attack is not called off (2.1.3, ruling N-57). "
+                f"Write the ATTACK without 'MIN {token}': it is then fought at whatever odds it gets (unless below "
+                f"1-2, 9.3.2A). To attack only in some situations, guard the line with tests of what you can see "
+                f"(ENEMY, PINNED, ENEMY_HEIGHT: see HELP)")
+        return super().resolve(type_, token)
+
+
 @lru_cache(maxsize=16)
-def _lexicon(scenario_name: str, role: str) -> Lexicon:
+def _lexicon(scenario_name: str, role: str, fog: bool) -> NarvaLexicon:
     s = scenario_named(scenario_name)
-    lexicon = Lexicon()
+    lexicon = NarvaLexicon(fog=fog)
     sides = SIDES if role in (REFEREE, OBSERVER) else (role,)
     mine = [u for u in s.units if u.side in sides]
     counts: dict[str, int] = {}
@@ -119,8 +141,13 @@ def _lexicon(scenario_name: str, role: str) -> Lexicon:
             lexicon.add("formation", f.id, [f.name])
     lexicon.add("division", "11SS", ["NORDLAND"])
     lexicon.add("division", "4SS", ["NEDERLAND"])
+    if not fog:
+        # the odds of the side's own line of the CRT (the two lines differ: 3-2 is German only)
+        for column in s.tables.crt.columns:
+            for side in sides:
+                lexicon.add("odds", getattr(column, side))
     return lexicon
 
 
 def lexicon_for(board: Board, role: str) -> Lexicon:
-    return _lexicon(board.data["scenario"], role)
+    return _lexicon(board.data["scenario"], role, board.fog)
