@@ -74,17 +74,18 @@ def build_view(board: Board, role: str) -> dict[str, Any]:
 
 def _recent(board: Board, role: str) -> dict[str, Any]:
     moves, combats, barrages, retreats, focus = [], [], [], [], []
-    for item in board.data["recent"]:
+    for order, item in enumerate(board.data["recent"]):
         side = item.get("side")
         if item["kind"] == "move":
             unit = item["unit"] if sees_all(board, role, side) else None
             moves.append({"side": side, "unit": unit, "path": item["path"]})
             focus.append(item["path"][-1])
         elif item["kind"] == "combat":
-            combats.append({"hex": item["hex"], "side": side, "from": item.get("from", []), "result": item["result"]})
+            combats.append({"hex": item["hex"], "side": side, "from": item.get("from", []), "result": item["result"],
+                            "order": order})
             focus.append(item["hex"])
         elif item["kind"] == "barrage":
-            barrages.append({"hex": item["hex"], "side": side, "result": item["result"]})
+            barrages.append({"hex": item["hex"], "side": side, "result": item["result"], "order": order})
             focus.append(item["hex"])
         elif item["kind"] == "retreat":
             retreats.append({"side": side, "path": item["path"]})
