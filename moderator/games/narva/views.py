@@ -35,6 +35,9 @@ def sees_all(board: Board, role: str, side: str) -> bool:
 
 
 def build_view(board: Board, role: str) -> dict[str, Any]:
+    """What `role` may see now.  Every mapping in it is sorted or in the rules' own order, never in the
+    order the state's dicts were filled: a live state and the same state read back from its stored
+    JSON (sorted keys) must give the same report, byte for byte, so that a replay is the report sent."""
     data = board.data
     hexes: dict[str, Any] = {}
     for hex_id, units in sorted(board.occupied_hexes().items()):
@@ -57,17 +60,17 @@ def build_view(board: Board, role: str) -> dict[str, Any]:
         "limits": dict(board.scenario.turn(turn).activations), "used": dict(data["used"]),
         "hexes": hexes, "own": own, "eliminated": eliminated, "withdrawn": sorted(
             u for u, st in data["units"].items() if st["where"] == "withdrawn"),
-        "cup": sorted(data["cup"]), "tracks": {s: list(v) for s, v in data["tracks"].items()},
-        "drawn_actions": list(data["drawn_actions"]), "parked": dict(data["parked"]),
+        "cup": sorted(data["cup"]), "tracks": {s: list(data["tracks"][s]) for s in SIDES},
+        "drawn_actions": list(data["drawn_actions"]), "parked": dict(sorted(data["parked"].items())),
         "removed": list(data["removed"]), "shock_oos": data["shock_oos"], "last_hq": dict(data["last_hq"]),
         "air": {a: {"box": box, "side": board.scenario.air_unit(a).side, "name": board.scenario.air_unit(a).name,
                     "full": board.scenario.air_unit(a).full, "normal": board.scenario.air_unit(a).normal}
                 for a, box in sorted(data["air"].items())},
         "pd": {d: {"box": b, "value": track.boxes[b]} for d, b in sorted(data["pd"].items())},
-        "rp": data["rp"], "control": dict(data["control"]), "vp": victory_points(board),
+        "rp": data["rp"], "control": dict(sorted(data["control"].items())), "vp": victory_points(board),
         # the reinforcement schedule is printed on the Turn Record Track: public
         "arrivals": [dict(a, name=board.unit(a["unit"]).name, side=board.side_of(a["unit"])) for a in data["arrivals"]],
-        "recent": recent, "result": data["result"], "options": dict(board.options),
+        "recent": recent, "result": data["result"], "options": dict(sorted(board.options.items())),
     }
     return view
 
