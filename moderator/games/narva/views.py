@@ -57,12 +57,13 @@ def build_view(board: Board, role: str) -> dict[str, Any]:
     view = {
         "game": "narva", "scenario": data["scenario"], "role": role, "turn": turn, "last_turn": board.last_turn,
         "dates": board.scenario.turn(turn).dates, "frozen": board.frozen, "fog": board.fog,
-        "limits": dict(board.scenario.turn(turn).activations), "used": dict(data["used"]),
+        "limits": dict(board.scenario.turn(turn).activations), "used": dict(sorted(data["used"].items())),
         "hexes": hexes, "own": own, "eliminated": eliminated, "withdrawn": sorted(
             u for u, st in data["units"].items() if st["where"] == "withdrawn"),
         "cup": sorted(data["cup"]), "tracks": {s: list(data["tracks"][s]) for s in SIDES},
         "drawn_actions": list(data["drawn_actions"]), "parked": dict(sorted(data["parked"].items())),
-        "removed": list(data["removed"]), "shock_oos": data["shock_oos"], "last_hq": dict(data["last_hq"]),
+        "removed": list(data["removed"]), "shock_oos": data["shock_oos"],
+        "last_hq": dict(sorted(data["last_hq"].items())),
         "air": {a: {"box": box, "side": board.scenario.air_unit(a).side, "name": board.scenario.air_unit(a).name,
                     "full": board.scenario.air_unit(a).full, "normal": board.scenario.air_unit(a).normal}
                 for a, box in sorted(data["air"].items())},
