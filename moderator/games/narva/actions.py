@@ -127,14 +127,13 @@ def stavka_targets(board: Board, frame: StavkaFrame) -> dict[str, list[str]]:
     """Enemy-held hexes with combat units next to Soviet combat units not yet used, not tried yet.
     Whether the odds reach 1-2 is learnt only by announcing the attack (2.1.3C): a cancelled target
     does not count and another is chosen (ruling N-26)."""
-    pinned = {u for units in board.data["pinned"].values() for u in units}
     found: dict[str, list[str]] = {}
     for hex_id, units in board.occupied_hexes().items():
         if board.side_of(units[0]) != "german" or not board.combat_units_at(hex_id) or hex_id in frame["targets"]:
             continue
         attackers = [u for n in board.neighbours(hex_id) for u in board.units_at(n)
                      if board.side_of(u) == "soviet" and board.is_combat(u) and u not in frame["used"]
-                     and u not in pinned]
+                     and not board.is_pinned(u)]
         if not attackers or not any(board.attack(u) > 0 for u in attackers):
             continue
         found[hex_id] = attackers

@@ -50,14 +50,12 @@ def after_moves(frame: MovingFrame) -> ActivationStage:
 
 
 def movable(board: Board, frame: MovingFrame) -> list[str]:
-    pinned = {u for units in board.data["pinned"].values() for u in units}
-    return [u for u in frame["movers"] if board.is_on_map(u) and u not in frame["moved"] and u not in pinned]
+    return [u for u in frame["movers"] if board.is_on_map(u) and u not in frame["moved"] and not board.is_pinned(u)]
 
 
 def attackers_available(board: Board, frame: MovingFrame) -> list[str]:
-    pinned = {u for units in board.data["pinned"].values() for u in units}
     return [u for u in frame["fighters"] if board.is_on_map(u) and board.is_combat(u) and u not in frame["attacked"]
-            and u not in pinned]
+            and not board.is_pinned(u)]
 
 
 def attack_targets(board: Board, frame: MovingFrame) -> dict[str, list[str]]:
@@ -124,7 +122,7 @@ class Moves:
         for uid in units:
             if uid not in can:
                 why = "has already moved" if uid in frame["moved"] else \
-                    "is pinned (2.5.1.3A)" if any(uid in v for v in board.data["pinned"].values()) else \
+                    "is pinned (2.5.1.3A)" if board.is_pinned(uid) else \
                     "is not activated now (4.0A, 4.2.6)"
                 board.fail(f"{board.unit(uid).name} {why}", [f"MOVE {board.unit(u).name} TO {dest}" for u in can[:3]])
         answered(frame)
@@ -192,7 +190,7 @@ class Moves:
     @staticmethod
     def _why_not_attacker(board: Board, frame: MovingFrame, uid: str) -> str:
         """Why `attackers_available` leaves this unit out, with the rule, as a player is told it."""
-        if any(uid in units for units in board.data["pinned"].values()):
+        if board.is_pinned(uid):
             return "it is pinned (2.5.1.3A)"
         if uid in frame["attacked"]:
             return "it already attacked in this activation (9.2.1B)"

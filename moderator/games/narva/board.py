@@ -201,6 +201,8 @@ class Board(BoardBase[Scenario]):
 
     def place(self, uid: str, hex_id: str) -> None:
         st = self.data["units"][uid]
+        if st["hex"] != hex_id:
+            self.unpin(uid)  # ruling N-69: a unit that leaves its hex leaves the pin behind
         st["hex"] = hex_id
         st["where"] = "map"
         self.data["seq"] += 1
@@ -214,6 +216,8 @@ class Board(BoardBase[Scenario]):
             self.data["control"][hex_id] = self.side_of(uid)
 
     def remove(self, uid: str, where: Where = "eliminated") -> None:
+        """Take the unit off the map (eliminated, withdrawn, displacing); its pin ends (ruling N-69)."""
+        self.unpin(uid)
         st = self.data["units"][uid]
         st["where"] = where
         st["hex"] = None
@@ -235,6 +239,28 @@ class Board(BoardBase[Scenario]):
         hex_id = self.hex_of(uid)
         self.remove(uid)
         self.emit("step_lost", unit=uid, hex=hex_id, result="eliminated", why=why)
+
+    # ------------------------------------------------------------------ pins (2.5.1.3)
+
+    def is_pinned(self, uid: str) -> bool:
+        """2.5.1.3A: the unit was in a hex a barrage pinned this turn, and is still there."""
+        hex_id = self.data["units"][uid]["hex"]
+        return hex_id is not None and uid in self.data["pinned"].get(hex_id, ())
+
+    def hex_pinned(self, hex_id: str) -> bool:
+        """The hex holds at least one pinned unit: it carries the marker, and attacks on it are
+        attacks against pinned units (2.5.1.3B, ruling N-59)."""
+        return hex_id in self.data["pinned"]
+
+    def unpin(self, uid: str) -> None:
+        """The unit's pin ends (2.5.1.3C retreat; ruling N-69: it leaves its hex or the map); the
+        hex's marker goes with the last pinned unit under it."""
+        hex_id = self.data["units"][uid]["hex"]
+        pinned = self.data["pinned"]
+        if hex_id is not None and uid in pinned.get(hex_id, ()):
+            pinned[hex_id].remove(uid)
+            if not pinned[hex_id]:
+                del pinned[hex_id]
 
     # ------------------------------------------------------------------ zones of control (5.0)
 

@@ -118,7 +118,7 @@ def compute_odds(board: Board, side: Side, attackers: list[str], target: str, ai
     effect = board.scenario.terrain_effect(board.scenario.terrain(target))
     if effect.column_shift:
         odds.shifts.append((f"{board.scenario.terrain(target)} (TEC)", effect.column_shift))
-    if target in board.data["pinned"]:
+    if board.hex_pinned(target):
         odds.shifts.append(("pinned (2.5.1.3B)", 1))
     for air_id, mode in sorted(air.items()):
         unit = board.scenario.air_unit(air_id)

@@ -394,12 +394,11 @@ class CommandActivation(act.Moves):
             board.fail("only the Army Group Narwa chit activates extra units anywhere (2.4.2B)")
         if len(extras) > act.AGN_EXTRAS:
             board.fail(f"at most {act.AGN_EXTRAS} extra units (2.4.2B)")
-        pinned = {u for hex_units in board.data["pinned"].values() for u in hex_units}
         for uid in extras:
             if board.side_of(uid) != frame["side"] or not board.is_on_map(uid) or board.is_hq(uid) \
                     or uid in frame["movers"] or uid in units:
                 board.fail(f"{board.unit(uid).name} cannot be an extra unit (2.4.2B: other combat units on the map)")
-            if uid in pinned:
+            if board.is_pinned(uid):
                 board.fail(f"{board.unit(uid).name} is pinned and cannot be an extra unit (2.5.1.3A, ruling N-24)")
 
     @staticmethod

@@ -245,21 +245,56 @@ def draw_rings(draw: ImageDraw.ImageDraw, frame: Frame, scenario: Scenario, rece
 def draw_results(draw: ImageDraw.ImageDraw, frame: Frame, scenario: Scenario, recent: Mapping[str, Any],
                  occupied: set[str]) -> None:
     """Over the counters: a short arrow from each attacking counter to the ring of the hex it
-    attacked, and the result of each combat and barrage on a chip over the hex number."""
-    s = frame.s
+    attacked, and the result of each combat and barrage on a chip over the hex number.  Where
+    several actions hit one hex, their chips line up in the order they happened, in rows from the
+    hex number down (`result_chips`), so every result the report lists stays readable."""
+    chips = result_chips(frame, recent)
     for kind, colour in (("barrages", BARRAGE), ("combats", COMBAT)):
-        for item in recent.get(kind) or []:
+        for index, item in enumerate(recent.get(kind) or []):
             h = item.get("hex")
             if not (isinstance(h, str) and scenario.on_map(h)):
                 continue
             if kind == "combats":
                 _attack_arrows(draw, frame, scenario, h, hexes_in(item.get("from")), occupied)
-            result = item.get("result")
-            if result:
-                cx, cy = frame.centre(h)
-                fg = WHITE if colour == BARRAGE else INK
-                text, size = fit_text(str(result), max(9.0, 0.36 * s), 1.5 * s, 7)
-                tag(draw, (cx, cy - 0.66 * s), text, colour, fg, size)
+            chip = chips.get((kind, index))
+            if chip is not None:
+                at, text, size = chip
+                tag(draw, at, text, colour, WHITE if colour == BARRAGE else INK, size)
+
+
+def result_chips(frame: Frame, recent: Mapping[str, Any]) -> dict[tuple[str, int], tuple[Point, str, float]]:
+    """{(kind, index in its list): (centre, text, font size)} of every result chip.  A hex's chips
+    go in the order the actions happened (their `order` in the view; without it barrages, then
+    combats, as listed), left to right in rows no wider than one chip may be, the first row over the
+    hex number and the next ones below it.  A lone chip sits centred over the number."""
+    s = frame.s
+    widest = 1.5 * s
+    gap = 1.0
+    found: dict[str, list[tuple[float, int, int, str, str]]] = {}
+    for rank, kind in enumerate(("barrages", "combats")):
+        for index, item in enumerate(recent.get(kind) or []):
+            h, order, result = item.get("hex"), item.get("order"), item.get("result")
+            if isinstance(h, str) and is_hex_id(h) and result:
+                when = float(order) if isinstance(order, int) else math.inf
+                found.setdefault(h, []).append((when, rank, index, kind, str(result)))
+    chips: dict[tuple[str, int], tuple[Point, str, float]] = {}
+    for h, results in found.items():
+        cx, cy = frame.centre(h)
+        rows: list[list[tuple[str, int, str, float, float]]] = [[]]
+        for _when, _rank, index, kind, result in sorted(results):
+            text, size = fit_text(result, max(9.0, 0.36 * s), widest, 7)
+            width = tag_width(text, size)
+            row = rows[-1]
+            if row and sum(w for *_, w in row) + gap * len(row) + width > widest:
+                rows.append(row := [])
+            row.append((kind, index, text, size, width))
+        pitch = max(9.0, 0.36 * s) * 1.25 + gap  # one chip's height, and the gap
+        for line, row in enumerate(rows):
+            left = -(sum(w for *_, w in row) + gap * (len(row) - 1)) / 2  # from the centre: a lone chip at 0
+            for kind, index, text, size, width in row:
+                chips[(kind, index)] = ((cx + (left + width / 2), cy - 0.66 * s + line * pitch), text, size)
+                left += width + gap
+    return chips
 
 
 def _attack_arrows(draw: ImageDraw.ImageDraw, frame: Frame, scenario: Scenario, target: str, origins: list[str],

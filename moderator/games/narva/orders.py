@@ -36,9 +36,10 @@ SPECS = [
     OrderSpec("move", "done", "MOVE DONE", "No more moves in this activation."),
     # combat (9.0, 12.1)
     OrderSpec("attack", "hex", "ATTACK <hex:hex> WITH <units:unit...> [FULL <full:air...>] [NORMAL <normal:air...>] "
-              "[MIN <odds:word>]",
+              "[MIN <odds:odds>]",
               "Attack an enemy hex with adjacent activated units, optionally with one or two air units (FULL or "
-              "NORMAL attack). MIN <odds> (fog of war off only) skips the attack below those odds.",
+              "NORMAL attack). MIN <odds> skips the attack below those odds (fog of war off only: under fog a line "
+              "with MIN is refused when your message is read, 2.1.3).",
               ("ATTACK 2022 WITH 1078 466 657 FULL IL-2M-1", "ATTACK 2423 WITH 602 381 MIN 2-1")),
     OrderSpec("attack", "done", "ATTACK DONE", "No more attacks in this activation."),
     # results (9.4-9.6, 11.1)

@@ -131,9 +131,9 @@ def execute(board: Board, frame: RetreatFrame, units: list[str], route: Route) -
             board.pass_through(uid, h)
     end = route.hexes[-1] if route.hexes else origin
     for uid in units:
+        board.unpin(uid)  # 2.5.1.3C: pinned units forced to retreat lose the pin, even those with nowhere to go
         if route.hexes:
             board.place(uid, end)
-        _unpin(board, uid, origin)
     board.emit("retreated", side=side, units=units, origin=origin, path=list(route.hexes), short=route.short,
                ezoc=route.ezoc, why=frame["why"], visible_to=(side,))
     # the other side sees a stack go, and under fog only its top counter (2.1.3B)
@@ -151,15 +151,6 @@ def execute(board: Board, frame: RetreatFrame, units: list[str], route: Route) -
     if route.hexes and not route.stack_ok:
         board.push(new_frame(board.data, "overstack", side=side, units=units, hex=end, origin=origin,
                              distance=len(route.hexes), by=frame["by"], interrupts=frame.get("interrupts")))
-
-
-def _unpin(board: Board, uid: str, origin: str) -> None:
-    """2.5.1.3C: pinned units forced to retreat lose the pin."""
-    pinned = board.data["pinned"]
-    if uid in pinned.get(origin, []):
-        pinned[origin].remove(uid)
-        if not pinned[origin]:
-            del pinned[origin]
 
 
 class Retreat:

@@ -1,5 +1,5 @@
 """Rules 2.5.1 (barrage: targets, the Barrage CRT, no negation, pins) and 2.5.3 (the Stavka
-directive), with its worked example; rulings N-26, N-29 and N-59.
+directive), with its worked example; rulings N-26, N-29, N-59 and N-69 (when a pin ends).
 
 The Barrage CRT is the last column of the CRT (2.2.3B; tables.yaml): die 1-2 NR, 3-4 P, 5 Dr1,
 6 D1.  The Barrage Roll Table (tables.yaml): Soviets 2, 2, 3, 3, 4, 4 attacks; Germany 1, 1, 2, 2,
@@ -14,7 +14,10 @@ import pytest
 from moderator.games.narva.actions import resolve_action
 from moderator.games.narva.activation import start_activation
 from moderator.games.narva.barrage import start_barrages
-from moderator.games.narva.reinforce import refill_cup
+from moderator.games.narva.engine import engine
+from moderator.games.narva.losses import push_losses
+from moderator.games.narva.reinforce import refill_cup, withdraw
+from moderator.games.narva.retreat import push_retreat
 from moderator.games.narva.sequence import turn_advance
 from tests.games.narva.fight import asked, auto, board, draw_chits, fight, odds, ready_to_attack, refused, steps_lost
 from tests.games.narva.helpers import answer, emitted, settle
@@ -216,6 +219,104 @@ def test_2_5_1_3D_pins_are_removed_at_the_end_of_the_turn():
     b = pinned_162g()
     turn_advance(b)
     assert pinned_units(b) == [] and b.data["pinned"] == {}
+
+
+# 2.5.1.3A pins "those units"; ruling N-69 says when a pin ends before the end of the turn.
+
+
+def test_2_5_1_3_ruling_N_69_the_pin_goes_with_its_eliminated_units_and_the_victors_advance_unpinned():
+    """2.5.1.3A-B, ruling N-69: the pin is on "those units".  The reduced 162G (defence 3) is pinned in 2332;
+    131 + 129 + 381 (11) attack it at 3-1 (column 4), +1 for the pin: column 5, and die 4 gives D1r2.
+    162G is eliminated, the pin goes with it, and 381 advances into a hex that carries no pin: a German
+    attack on it gets no column for a pin, and nobody is shown a pinned marker there."""
+    b = board({"61/162G": "2332", "109/381": "2432", "30GD/131": "2431", "30GD/129": "2333",
+               "61/176G": "2232", "61/151G": "2231"}, reduced=["61/162G"], rolls=[3, 4])
+    barrage(b)
+    answer(b, "BARRAGE 2332")
+    assert b.hex_pinned("2332")
+    result = fight(b, "soviet", "2332", ["30GD/131", "30GD/129", "109/381"])
+    assert (result["column"], result["result"]) == (5, "D1r2")
+    assert b.state_of("61/162G")["where"] == "eliminated"
+    answer(b, "ADVANCE 381")
+    assert b.hex_of("109/381") == "2332"
+    assert not b.hex_pinned("2332") and b.data["pinned"] == {}
+    assert not b.is_pinned("109/381")
+    assert "pinned (2.5.1.3B)" not in [why for why, _ in odds(b, "german", ["61/176G", "61/151G"], "2332").shifts]
+    for role in ("german", "soviet"):
+        assert engine.view(b.data, role)["hexes"]["2332"]["pinned"] is False
+
+
+def test_2_5_1_3_ruling_N_69_the_hex_stays_pinned_while_one_pinned_unit_is_left():
+    """2.5.1.3B, ruling N-69: 162G and 176G are pinned together in 2332; 162G is eliminated.  176G is
+    still pinned: it may not move, the hex keeps its marker and attacks on it still get the column."""
+    b = board({"61/162G": "2332", "61/176G": "2332", "61/151G": "2130", "109/381": "2432", "30GD/131": "2431"},
+              rolls=[3])
+    barrage(b)
+    answer(b, "BARRAGE 2332")
+    assert pinned_units(b) == ["61/162G", "61/176G"]
+    b.eliminate("61/162G", "test")
+    assert pinned_units(b) == ["61/176G"] and b.is_pinned("61/176G") and b.hex_pinned("2332")
+    assert ("pinned (2.5.1.3B)", 1) in odds(b, "soviet", ["109/381", "30GD/131"], "2332").shifts
+    start_activation(b, "german", "command", movers=["61/176G", "61/151G"], fighters=[])
+    settle(b)
+    refused(b, "MOVE 176G TO 2231", because=r"176G is pinned \(2\.5\.1\.3A\)")
+
+
+def test_2_5_1_3_ruling_N_69_a_unit_that_joins_a_pinned_hex_is_not_pinned():
+    """2.5.1.3A pins the units in the hex when the P is rolled, ruling N-69: 176G retreats into 2332, where
+    162G is pinned.  176G may move on; the hex keeps its marker for 162G."""
+    b = pinned_162g()
+    b.place("61/176G", "2332")
+    assert b.is_pinned("61/162G") and not b.is_pinned("61/176G") and b.hex_pinned("2332")
+    start_activation(b, "german", "command", movers=["61/162G", "61/176G"], fighters=[])
+    settle(b)
+    answer(b, "MOVE 176G TO 2231")
+    assert b.hex_of("61/176G") == "2231" and b.hex_pinned("2332")
+
+
+def test_2_5_1_3C_a_pinned_unit_with_nowhere_to_retreat_still_loses_the_pin():
+    """2.5.1.3C: "forced to retreat, they do so and lose the pinned marker".  162G, pinned in 2332, is
+    told to retreat one hex with every hex around it enemy-held or in an enemy ZOC it cannot leave
+    through: it takes the hex it cannot retreat as a step loss (9.5.1) and stays, no longer pinned."""
+    ring = {h: u for h, u in zip(("2231", "2232", "2331", "2333", "2431", "2432"),
+                                 ("30GD/131", "30GD/129", "109/381", "109/456", "109/602", "109/657"), strict=True)}
+    b = board({"61/162G": "2332", **{u: h for h, u in ring.items()}}, rolls=[3])
+    assert sorted(b.neighbours("2332")) == sorted(ring)
+    barrage(b)
+    answer(b, "BARRAGE 2332")
+    assert pinned_units(b) == ["61/162G"]
+    push_retreat(b, "german", ["61/162G"], "2332", 1, "test")
+    settle(b)
+    auto(b)
+    assert b.hex_of("61/162G") == "2332" and b.is_reduced("61/162G")
+    assert not b.is_pinned("61/162G") and not b.hex_pinned("2332")
+
+
+def test_2_5_1_3_ruling_N_69_an_hq_displaced_from_a_pinned_hex_carries_no_pin():
+    """11.1.3A, ruling N-69: 30P, pinned with the 61st HQ in 2332, is eliminated; the pin goes with it, the
+    HQ is displaced, and neither 2332 nor the hex the HQ lands in carries a pin."""
+    b = board({"IND/30P": "2332", "61/HQ": "2332", "109/381": "2432", "109/456": "2431", "109/602": "1732",
+               "109/657": "0429"}, rolls=[3])
+    barrage(b)
+    answer(b, "BARRAGE 2332")
+    assert b.hex_pinned("2332")
+    push_losses(b, "german", ["IND/30P"], 1, "test")
+    settle(b)
+    answer(b, "DISPLACE TO 2227")
+    assert b.hex_of("61/HQ") == "2227"
+    assert b.data["pinned"] == {} and not b.is_pinned("61/HQ")
+
+
+def test_2_5_7_ruling_N_69_withdrawn_units_take_their_pin_out_of_play():
+    """2.5.7, ruling N-69: a barrage pinned the 214th's 355G (1530, stacked with the independent 29P, which
+    was not pinned) and 367G (1629) on Turn 11; the 214th is withdrawn in that turn's Reinforcement Phase,
+    before the pins are removed at Turn Advance.  No pin is left on either hex: 29P is free."""
+    b = board({"214/HQ": "1530", "214/355G": "1530", "214/367G": "1629", "IND/29P": "1530"}, turn=11)
+    b.data["pinned"] = {"1530": ["214/355G"], "1629": ["214/367G"]}
+    withdraw(b, "WITHDRAW-214")
+    assert b.state_of("214/355G")["where"] == b.state_of("214/367G")["where"] == "withdrawn"
+    assert b.data["pinned"] == {}
+    assert not b.hex_pinned("1530") and not b.is_pinned("IND/29P")
 
 
 # ---------------------------------------------------------------- 2.5.3 Stavka directive

@@ -14,11 +14,15 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from moderator.core.errors import ParseError
+from moderator.core.grammar import Order
+from moderator.games.narva.engine import HANDLERS
 from moderator.games.narva.movement import MoveRules, find_path
 from moderator.games.narva.retreat import push_retreat
 from moderator.games.narva.supply import supplied_hexes
 from tests.games.narva.fight import attack_order, auto, board, fight, odds, ready_to_attack, refused, steps_lost, where
 from tests.games.narva.helpers import answer, emitted, settle
+from tests.refusals import refusal
 
 
 def value_of(o, uid: str, which: str = "attack") -> Fraction:
@@ -69,12 +73,28 @@ def test_2_1_2_a_total_of_four_and_a_half_rounds_down_not_up():
 # ---------------------------------------------------------------- 2.1.3 fog of war
 
 
-def test_2_1_3C_an_odds_condition_on_an_attack_is_refused_under_fog_of_war():
+def test_2_1_3C_an_odds_condition_on_an_attack_is_refused_under_fog_of_war_when_the_line_is_read():
+    """2.1.3, ruling N-57: under fog the player cannot see the strength the odds depend on, so the order is
+    refused as it is read (here, as it answers the Combat Segment's question), before any rule runs."""
     b = board({"61/162G": "2332", "109/381": "2432", "109/456": "2431"}, rolls=[6])
     assert b.fog
     ready_to_attack(b, "soviet", ["109/381", "109/456"])
-    refused(b, "ATTACK 2332 WITH 381 456 MIN 2-1", because=r"cannot be made conditional on its odds \(2\.1\.3C\)")
+    refusal(lambda: answer(b, "ATTACK 2332 WITH 381 456 MIN 2-1"), error=ParseError,
+            because=r"MIN 2-1 is refused under fog of war: .* \(2\.1\.3, ruling N-57\)")
     assert emitted(b, "combat") == [] and b.hex_of("61/162G") == "2332"
+
+
+def test_2_1_3C_an_odds_condition_given_as_an_order_object_is_refused_by_the_rules_too():
+    """2.1.3C, ruling N-57: an order that never went through the reading (a bot's or a referee tool's Order)
+    still cannot make an announced attack depend on its odds."""
+    b = board({"61/162G": "2332", "109/381": "2432", "109/456": "2431"}, rolls=[6])
+    ready_to_attack(b, "soviet", ["109/381", "109/456"])
+    order = Order.make("attack", "hex", hex="2332", units=("109/381", "109/456"), odds="2-1")
+    frame = b.top()
+    decision = HANDLERS[frame["kind"]].decisions(b, frame)[0]
+    refusal(lambda: HANDLERS[frame["kind"]].apply(b, frame, decision, order),
+            because=r"cannot be made conditional on its odds \(2\.1\.3C\)")
+    assert emitted(b, "combat") == []
 
 
 def test_2_1_3C_without_fog_an_odds_condition_drops_the_attack():

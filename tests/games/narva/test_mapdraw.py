@@ -19,7 +19,8 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
-from moderator.games.narva import mapdraw, mapdraw_base, mapdraw_style
+from moderator.games.narva import mapdraw, mapdraw_base, mapdraw_style, mapdraw_units
+from moderator.games.narva.engine import engine
 from moderator.games.narva.mapdraw import draw_detail, draw_map
 from moderator.games.narva.mapdraw_base import base_map, legend_box, number_size
 from moderator.games.narva.mapdraw_frame import Frame, detail_frame, full_frame
@@ -361,3 +362,73 @@ def test_reduced_units_and_hqs_look_different():
     view = make_view("german", {**{k: v for k, v in positions.items() if k != unit_id}, hq: h})
     assert not np.array_equal(pixels(draw_map(view))[inside], full[inside])
     assert math.isclose(frame.s, mapdraw_style.HEX)
+
+
+def chip_box(frame: Frame, at: tuple[float, float], text: str, size: float) -> tuple[slice, slice]:
+    """The inside of a result chip (its outline and a pixel of its rounding left out)."""
+    x, y = at
+    half_w, half_h = mapdraw_units.tag_width(text, size) / 2 - 3, size * 1.25 / 2 - 2
+    return slice(round(y - half_h), round(y + half_h)), slice(round(x - half_w), round(x + half_w))
+
+
+def fill_share(image: np.ndarray, box: tuple[slice, slice], colour: tuple[int, int, int]) -> float:
+    region = image[box]
+    return float((region == np.array(colour)).all(axis=2).mean())
+
+
+@pytest.mark.parametrize("detail", [False, True], ids=["full map", "detail"])
+def test_several_results_on_one_hex_all_stay_readable_in_the_order_they_happened(detail):
+    """Issue 12: a barrage (P, then Dr1 from a second chit) and a combat (A1 D1) on 2022 in one Command Phase.
+    The report lists the three results; the map shows the three chips side by side and in rows, in the order
+    they happened, none covering another (each chip is mostly its own colour where it is drawn)."""
+    recent = {"barrages": [{"hex": "2022", "side": "soviet", "result": "P", "order": 0},
+                           {"hex": "2022", "side": "soviet", "result": "Dr1", "order": 2}],
+              "combats": [{"hex": "2022", "side": "soviet", "from": ["2122"], "result": "A1 D1", "order": 1}],
+              "focus": ["2022"]}
+    view = make_view("soviet", recent=recent)
+    frame = detail_frame("campaign", ["2022"]) if detail else full_frame()
+    image = np.asarray(mapdraw.render(view, frame)).astype(int)
+    chips = mapdraw_units.result_chips(frame, recent)
+    boxes = {key: chip_box(frame, at, text, size) for key, (at, text, size) in chips.items()}
+    assert [chips[k][1] for k in (("barrages", 0), ("combats", 0), ("barrages", 1))] == ["P", "A1 D1", "Dr1"]
+    for (kind, _index), box in boxes.items():
+        colour = mapdraw_style.BARRAGE if kind == "barrages" else mapdraw_style.COMBAT
+        assert fill_share(image, box, colour) > 0.5, f"the {kind} chip {chips[(kind, _index)][1]} is covered"
+    # in the order they happened: the first result over the hex number, the later ones after it
+    (px, py), (cx_, cy_), (dx, dy) = (chips[k][0] for k in (("barrages", 0), ("combats", 0), ("barrages", 1)))
+    cx, cy = frame.centre("2022")
+    assert py == cy - 0.66 * frame.s and (py, px) < (cy_, cx_) < (dy, dx)
+    # the order is what happened, not the kind: a combat before a barrage comes first
+    swapped = mapdraw_units.result_chips(frame, {"barrages": [dict(recent["barrages"][0], order=5)],
+                                                 "combats": recent["combats"]})
+    (bx, by), (ax, ay) = swapped[("barrages", 0)][0], swapped[("combats", 0)][0]
+    assert (ay, ax) == (cy - 0.66 * frame.s, cx) and (ay, ax) < (by, bx)
+
+
+def test_a_lone_result_chip_sits_over_the_hex_number_as_before():
+    """Only hexes with several results change: a lone chip is centred over the hex number."""
+    frame = full_frame()
+    chips = mapdraw_units.result_chips(frame, RECENT)
+    for key, h in ((("combats", 0), "2022"), (("barrages", 0), "3027")):
+        cx, cy = frame.centre(h)
+        assert chips[key][0] == (cx, cy - 0.66 * frame.s)
+
+
+def test_the_view_numbers_the_phase_s_actions_in_the_order_they_happened():
+    """The engine's view gives each barrage and combat its place in the Command Phase's actions, which the
+    map uses to order the chips of one hex: a barrage on 2332 (P), then an attack on it (D1r2)."""
+    from tests.games.narva.fight import board, fight
+    from tests.games.narva.helpers import answer
+    from tests.games.narva.test_barrage_stavka import barrage
+
+    b = board({"61/162G": "2332", "109/381": "2432", "30GD/131": "2431", "30GD/129": "2333"},
+              reduced=["61/162G"], rolls=[3, 4])
+    barrage(b)
+    answer(b, "BARRAGE 2332")
+    fight(b, "soviet", "2332", ["30GD/131", "30GD/129", "109/381"])
+    recent = engine.view(b.data, "german")["recent"]
+    assert [(c["hex"], c["result"]) for c in recent["barrages"]] == [("2332", "P")]
+    assert [(c["hex"], c["result"]) for c in recent["combats"]] == [("2332", "D1r2")]
+    assert recent["barrages"][0]["order"] < recent["combats"][0]["order"]
+    chips = mapdraw_units.result_chips(full_frame(), recent)
+    assert chips[("barrages", 0)][0] != chips[("combats", 0)][0]
