@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from moderator.clock import Clock, SystemClock
+from moderator.mail.hygiene import ReadLimits
 from moderator.mail.imap import ImapInbox
 from moderator.mail.maildir import InboundItem, MaildirInbox, MaildirOutbound
 from moderator.mail.smtp import SmtpOutbound
@@ -66,8 +67,7 @@ class App:
         self.lobby = Lobby(db, clock, registry, self.addressing, self.notices, self.turns)
         self.desk = SeatDesk(clock, self.addressing, self.environment, Replies(self.notices), self.turns,
                              settings.deadlines)
-        self.mailroom = Mailroom(db, clock, registry, self.addressing,
-                                 MailLimits(settings.max_message_bytes, settings.rate_limit_per_hour),
+        self.mailroom = Mailroom(db, clock, registry, self.addressing, mail_limits(settings),
                                  self.notices, self.lobby, self.desk, self.controls)
         self.postman = Postman(db, clock)
         self.reminders = Reminders(db, clock, registry, self.notices, settings.deadlines.reminders_hours)
@@ -183,6 +183,14 @@ class App:
         self.send_reminders()
         sent = self.drain_outbox()
         return read, sent
+
+
+def mail_limits(settings: Settings) -> MailLimits:
+    """The limits on inbound mail, from the settings (each one's default is explained there)."""
+    reading = ReadLimits(max_bytes=settings.max_message_bytes, max_lines=settings.max_order_lines,
+                         max_chars=settings.max_order_chars, max_hops=settings.max_received_headers,
+                         echo_chars=settings.receipt_echo_chars, echo_lines=settings.receipt_echo_lines)
+    return MailLimits(reading, settings.oversized_kept_bytes, settings.rate_limit_per_hour)
 
 
 def build_app(settings: Settings | None = None, **kwargs: Any) -> App:

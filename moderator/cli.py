@@ -1,17 +1,26 @@
-"""The `moderator` command line (DESIGN §8).  Every daemon job has a CLI twin."""
+"""The `moderator` command line (DESIGN §8).  Every daemon job has a CLI twin.
+
+Bad input (an unknown game, a game still waiting for players, a file that is missing or is not
+what the command reads, a settings file that is missing or unreadable) gets one line, "error: …",
+and a non-zero exit, never a traceback (tests/service/test_cli_bad_input.py walks every command).
+"""
 
 from __future__ import annotations
 
 import json
+import os
 import sys
+import tomllib
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table as RichTable
 
 from moderator.core.errors import ModeratorError
+from moderator.mail.addresses import address_problem
 from moderator.mail.commands import REFEREE, commands_for
 
 console = Console(soft_wrap=True)
@@ -33,24 +42,94 @@ class _State:
     factory = None  # tests may install their own App factory
 
 
-def make_app(**overrides):
+def make_app(**overrides: Any) -> Any:
     """Build the application from settings (the CLI never imports a global app)."""
     if _State.factory is not None:
         return _State.factory(**overrides)
+    from pydantic import ValidationError
+    from sqlalchemy.exc import SQLAlchemyError
+
     from moderator.app import build_app
     from moderator.settings import load_settings
 
-    return build_app(load_settings(_State.config, **overrides))
+    if _State.config is None and os.environ.get("MODERATOR_CONFIG"):
+        check_config(Path(os.environ["MODERATOR_CONFIG"]))
+    try:
+        return build_app(load_settings(_State.config, **overrides))
+    except (ValidationError, SQLAlchemyError, OSError, ModeratorError) as error:
+        fail(f"cannot start with these settings: {error}")
+
+
+def check_config(path: Path) -> None:
+    """A settings file that is missing or is not TOML is refused before anything starts."""
+    try:
+        tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        fail(f"no settings file {path}")
+    except (OSError, UnicodeDecodeError) as error:
+        fail(f"cannot read the settings file {path}: {error}")
+    except tomllib.TOMLDecodeError as error:
+        fail(f"the settings file {path} is not TOML: {error}")
 
 
 @app_cli.callback()
 def main_callback(config: ConfigOption = None) -> None:
+    if config is not None:
+        check_config(config)
     _State.config = config
 
 
-def fail(message: str, code: int = 1) -> None:
-    console.print(f"[red]error:[/red] {message}")
+def fail(message: str, code: int = 1) -> NoReturn:
+    """Say what is wrong on one line and stop with `code`."""
+    console.print(f"[red]error:[/red] {escape(' '.join(message.split()))}")
     raise typer.Exit(code)
+
+
+def started_game(app: Any, game_id: str) -> None:
+    """Refuse, on one line, a game that does not exist or still waits for players."""
+    from moderator.store import games as stored
+    from moderator.store.models import Game
+
+    with app.db.session() as session:
+        game = session.get(Game, game_id)
+        if game is None:
+            known = sorted(stored.running_game_ids(session))
+            fail(f"no game '{game_id}'" + (f" (games under way: {', '.join(known[:8])}"
+                                           f"{', …' if len(known) > 8 else ''})" if known else ""))
+        if game.status == "forming":
+            waiting = [s.role for s in stored.seats_of_game(session, game_id) if s.kind == "player"
+                       and s.joined_at is None]
+            fail(f"game {game_id} is still waiting for players ({', '.join(waiting)} not joined yet)")
+
+
+def known_game(app: Any, game_id: str) -> None:
+    """Refuse, on one line, a game that does not exist (one still waiting for players is fine)."""
+    from moderator.store.models import Game
+
+    with app.db.session() as session:
+        if session.get(Game, game_id) is None:
+            fail(f"no game '{game_id}'")
+
+
+def readable_file(path: Path, what: str) -> bytes:
+    """The bytes of `path`, or one line saying why it cannot be read as `what`."""
+    if path.is_dir():
+        fail(f"{path} is a directory, not {what}", 2)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        fail(f"no file {path}", 2)
+    except OSError as error:
+        fail(f"cannot read {path}: {error.strerror or error}", 2)
+    if not data.strip():
+        fail(f"{path} is empty, not {what}", 2)
+    return data
+
+
+def writable_directory(path: Path) -> None:
+    """Refuse an output path that is an existing file."""
+    if path.exists() and not path.is_dir():
+        fail(f"{path} is a file; give a directory to write into", 2)
 
 
 # ---------------------------------------------------------------- games
@@ -82,8 +161,15 @@ def new_game(
     """Create a game; print its id, seed commitment, invitation tokens and referee secret."""
     app = make_app()
     try:
-        created = app.create_game(game, scenario, dict(_pairs(option or [])), dict(_pairs(seat or [])), referee,
-                                  observers=dict(_pairs(observer or [])))
+        engine = app.registry.get(game)
+        roles = engine.info.roles(engine.info.scenario(scenario).name)
+        seats = _seats(seat or [], roles, engine.info.id)
+        observers = dict(_pairs(observer or [], numbers=False))
+        problems = [f"the referee's: {p}" for p in ([address_problem(referee)] if referee else []) if p]
+        problems += [f"observer {name}'s: {p}" for name, a in observers.items() if (p := address_problem(a))]
+        if problems:
+            fail("; ".join(problems))
+        created = app.create_game(game, scenario, dict(_pairs(option or [])), seats, referee, observers=observers)
     except ModeratorError as error:
         fail(str(error))
     app.drain_outbox()
@@ -94,17 +180,38 @@ def new_game(
         console.print(f"  invitation for {role}: JOIN {token}")
 
 
-def _pairs(items: list[str]) -> list[tuple[str, str]]:
-    pairs = []
+def _seats(items: list[str], roles: tuple[str, ...], game: str) -> dict[str, str]:
+    """ROLE=ADDRESS for every role of the scenario, each a role and an address; else one line naming every problem."""
+    seats: dict[str, str] = {}
+    problems = []
+    for role, address in _pairs(items, numbers=False):
+        role = role.lower()
+        if role not in roles:
+            problems.append(f"{game} has no role '{role}' (its roles: {', '.join(roles)})")
+        elif role in seats:
+            problems.append(f"--seat {role} is given twice")
+        elif (problem := address_problem(address)) is not None:
+            problems.append(f"the seat {role}: {problem}")
+        seats.setdefault(role, address)
+    missing = [role for role in roles if role not in seats]
+    if missing:
+        problems.append(f"no --seat for {', '.join(missing)} (every role needs --seat ROLE=ADDRESS)")
+    if problems:
+        fail("; ".join(problems))
+    return seats
+
+
+def _pairs(items: list[str], numbers: bool = True) -> list[tuple[str, Any]]:
+    pairs: list[tuple[str, Any]] = []
     for item in items:
         if "=" not in item:
             fail(f"'{item}' should be NAME=VALUE")
         key, _, value = item.partition("=")
-        pairs.append((key.strip(), _number(value.strip())))
+        pairs.append((key.strip(), _number(value.strip()) if numbers else value.strip()))
     return pairs
 
 
-def _number(value: str):
+def _number(value: str) -> int | str:
     try:
         return int(value)
     except ValueError:
@@ -116,13 +223,13 @@ def _number(value: str):
 
 @mail_cli.command("process")
 def mail_process(
-    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="A message file (.eml).")],
+    file: Annotated[Path, typer.Argument(help="A message file (.eml).")],
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the replies instead of sending; "
                                                             "change nothing.")] = False,
 ) -> None:
     """Process one message file exactly as the daemon would."""
+    raw = readable_file(file, "a message")
     app = make_app()
-    raw = file.read_bytes()
     if dry_run:
         outcome = app.mailroom.dry_run(raw, f"file:{file.name}")
     else:
@@ -158,6 +265,8 @@ def mail_send() -> None:
 def mail_retry(game: Annotated[str | None, typer.Option(help="Only this game's mail.")] = None) -> None:
     """Queue again the mail given up after the attempt cap (fix the address first), and send it."""
     app = make_app()
+    if game is not None:
+        known_game(app, game)
     queued = app.retry_failed(game)
     console.print(f"queued again {queued}, sent {app.drain_outbox()}")
 
@@ -175,6 +284,7 @@ def turn_run(
     from moderator.service.table import load_table
 
     app = make_app()
+    started_game(app, game)
     with app.db.session() as session:
         table = load_table(session, app.registry, game, for_update=True)
         result = app.turns.run(table, app.clock.now(), force_defaults=force)
@@ -192,7 +302,9 @@ def turn_run(
 @turn_cli.command("replay")
 def turn_replay(game: str) -> None:
     """Replay a game from its log; compare every state and report byte for byte."""
-    result = make_app().replayer.replay(game)
+    app = make_app()
+    started_game(app, game)
+    result = app.replayer.replay(game)
     console.print(f"{result.answers} answers, {result.states_checked} states, "
                   f"{result.reports_checked} reports compared")
     for mismatch in result.mismatches:
@@ -206,8 +318,11 @@ def turn_replay(game: str) -> None:
 @app_cli.command()
 def archive(game: str, out: Annotated[Path, typer.Option(help="Directory to write the archive into.")]) -> None:
     """Write a static HTML archive of a game (observer view; full reveal and archive.json once it ended)."""
+    writable_directory(out)
+    app = make_app()
+    started_game(app, game)
     try:
-        index = make_app().html_archive.write(game, out)
+        index = app.html_archive.write(game, out)
     except ModeratorError as error:
         fail(str(error))
     console.print(f"wrote {index}" + (f" and {out / 'archive.json'}" if (out / "archive.json").exists() else ""))
@@ -215,17 +330,26 @@ def archive(game: str, out: Annotated[Path, typer.Option(help="Directory to writ
 
 @app_cli.command()
 def verify(
-    path: Annotated[Path, typer.Argument(exists=True, help="archive.json or the directory holding it.")],
+    path: Annotated[Path, typer.Argument(help="archive.json or the directory holding it.")],
 ) -> None:
     """Recompute every roll and shuffle of a finished game from its public archive alone."""
-    from moderator.service.archive import verify_archive
+    from moderator.service.archive import ARCHIVE_FORMAT, verify_archive
 
     file = path / "archive.json" if path.is_dir() else path
     try:
-        data = json.loads(file.read_text())
-    except (OSError, json.JSONDecodeError) as error:
-        fail(f"cannot read {file}: {error}", 2)
-    problems = verify_archive(data)
+        data = json.loads(readable_file(file, "an archive"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        fail(f"{file} is not JSON: {error}", 2)
+    if not isinstance(data, dict):
+        fail(f"{file} is not a moderator archive (it holds a JSON {type(data).__name__}, not an object)", 2)
+    if data.get("format") != ARCHIVE_FORMAT:
+        fail(f"{file} is not an archive this moderator reads (its format is {data.get('format')!r}; "
+             f"this one reads {ARCHIVE_FORMAT!r})", 2)
+    try:
+        problems = verify_archive(data)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+        fail(f"{file} is not a moderator archive: a part of it is missing or malformed "
+             f"({type(error).__name__}: {error})", 2)
     if problems:
         for problem in problems:
             console.print(f"[red]MISMATCH[/red] {problem}", markup=True)
@@ -261,6 +385,7 @@ def referee(
     from moderator.service.table import load_table
 
     app = make_app()
+    started_game(app, game)
     with app.db.session() as session:
         table = load_table(session, app.registry, game, for_update=True)
         console.print(app.controls.apply(table, chosen.name, text, source="cli"))
@@ -289,6 +414,7 @@ def demo(
     from moderator.service.archive import verify_archive
     from moderator.settings import load_settings
 
+    writable_directory(out)
     if out.exists():
         shutil.rmtree(out)
     settings = load_settings(_State.config, data_dir=out, orders_address="moderator@referee.demo",

@@ -71,7 +71,15 @@ class Settings(BaseSettings):
     outbox_dir: Path | None = None  # Maildir root: one Maildir per recipient address
     templates_dir: Path = REPO_ROOT / "templates"
     scenarios_dir: Path = REPO_ROOT / "scenarios"
-    max_message_bytes: int = 2_000_000
+    # Hostile or strange mail (docs/design-notes.md, "Intake"): each limit is named in the
+    # receipt of a message that passes it.
+    max_message_bytes: int = 2_000_000  # larger mail is not read; a registered sender is told
+    oversized_kept_bytes: int = 65_536  # of larger mail only this much (headers first) is stored
+    max_order_lines: int = 400  # a text with more lines to read (quotes, signature, blanks aside) is refused whole
+    max_order_chars: int = 64_000  # ... and so is one whose lines to read hold more characters
+    max_received_headers: int = 25  # more Received headers than this: a mail loop, kept unanswered
+    receipt_echo_chars: int = 200  # a receipt quotes at most this much of one line of the player's text
+    receipt_echo_lines: int = 100  # ... and at most this many of its lines, saying what it left out
     rate_limit_per_hour: int = 60
     poll_seconds: float = 60
     deadlines: DeadlineSettings = Field(default_factory=DeadlineSettings)

@@ -16,6 +16,11 @@ import re
 from dataclasses import dataclass, field
 
 from moderator.mail.commands import BY_NAME
+from moderator.mail.echo import clip
+
+#: No game id, role, secret, phase, token or time zone is longer; a longer value is kept cut and
+#: marked (so it matches nothing) and a receipt that quotes it back quotes a bounded amount.
+MAX_VALUE_CHARS = 100
 
 ENVELOPE_KEYS = {"GAME": "game", "ROLE": "role", "SIDE": "role", "SECRET": "secret", "PHASE": "phase"}
 JOIN_KEYS = ("JOIN", "NAME", "TZ", "ENTROPY")
@@ -60,16 +65,16 @@ def read_envelope(lines: list[tuple[int, str]], subject: str = "") -> Envelope:
         key = head.upper().rstrip(":")
         rest = rest.strip()
         if key in ENVELOPE_KEYS and rest and " " not in rest:
-            setattr(envelope, ENVELOPE_KEYS[key], rest)
+            setattr(envelope, ENVELOPE_KEYS[key], clip(rest, MAX_VALUE_CHARS))
             envelope.envelope_lines.append(number)
         elif key == "JOIN" and rest:
-            envelope.join_token = rest.split()[0]
+            envelope.join_token = clip(rest.split()[0], MAX_VALUE_CHARS)
             envelope.envelope_lines.append(number)
         elif key == "NAME" and rest:
             envelope.join_name = rest[:120]
             envelope.envelope_lines.append(number)
         elif key == "TZ" and rest:
-            envelope.join_tz = rest.split()[0]
+            envelope.join_tz = clip(rest.split()[0], MAX_VALUE_CHARS)
             envelope.envelope_lines.append(number)
         elif key == "ENTROPY" and rest:
             envelope.join_entropy = rest[:200]
@@ -80,8 +85,8 @@ def read_envelope(lines: list[tuple[int, str]], subject: str = "") -> Envelope:
             envelope.order_lines.append((number, text))
     match = _SUBJECT_TAG.search(subject or "")
     if match:
-        envelope.game = envelope.game or match.group(1)
-        envelope.role = envelope.role or match.group(2)
+        envelope.game = envelope.game or clip(match.group(1), MAX_VALUE_CHARS)
+        envelope.role = envelope.role or clip(match.group(2), MAX_VALUE_CHARS)
     if envelope.game:
         envelope.game = envelope.game.lower()
     if envelope.role:

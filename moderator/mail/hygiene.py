@@ -1,7 +1,8 @@
 """Read a raw message safely (DESIGN §6): which text to use, and whether to answer at all.
 
 Nothing here decides rules or touches the database.  `read_letter` never raises on bad mail: it
-returns a `Letter` whose `problems` say what was odd, so the receipt can tell the player.
+returns a `Letter` whose `problems` say what was odd, so the receipt can tell the player, and whose
+`automatic`, `unsafe` and `too_long` say why it must not be answered, or not acted on.
 """
 
 from __future__ import annotations
@@ -17,8 +18,20 @@ from email.utils import collapse_rfc2231_value, getaddresses, parseaddr
 from html.parser import HTMLParser
 from typing import ClassVar
 
-MAX_TEXT_CHARS = 64_000  # orders longer than this are not orders
-MAX_LINES = 400
+from moderator.mail.echo import clip, listed
+
+
+@dataclass(frozen=True)
+class ReadLimits:
+    """How much of a message is read, and how much of it a reply may quote (the defaults, and why,
+    are in settings.py)."""
+
+    max_bytes: int  # a larger message is not read
+    max_lines: int  # a text with more lines to read is refused whole ...
+    max_chars: int  # ... and so is one whose lines to read hold more characters
+    max_hops: int  # more Received headers than this: a mail loop
+    echo_chars: int  # a reply quotes at most this much of one line of the sender's text ...
+    echo_lines: int  # ... and at most this many lines
 
 
 @dataclass
@@ -33,21 +46,33 @@ class Letter:
     text: str
     text_source: str
     size: int
+    limits: ReadLimits
     automatic: str | None = None  # why this mail must never be answered
+    unsafe: str = ""  # why nothing in it may be acted on, though its sender may be answered
+    others: list[tuple[str, str]] = field(default_factory=list)  # (address, header) besides the sender
     dsn_recipients: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     too_large: bool = False
+    too_long: bool = False  # more lines (or characters) to read than the limits allow
+    written_lines: int = 0  # the lines to read (counted up to one past the limit)
+    written_chars: int = 0  # their characters (likewise)
     has_text: bool = True
+    usable: list[tuple[int, str]] = field(default_factory=list)
 
     def lines(self) -> list[tuple[int, str]]:
-        """Numbered lines of the usable text, quoted replies and signatures removed."""
-        return usable_lines(self.text)
+        """Numbered lines of the usable text, quoted replies, signatures and blank lines removed."""
+        return self.usable
 
 
 # ------------------------------------------------------------------ classification
 
 
-def _automatic_reason(msg: Message, sender: str, own_addresses: set[str]) -> str | None:
+def _automatic_reason(msg: Message, sender: str, own_addresses: set[str], max_hops: int) -> str | None:
+    hops = len(_all_raw(msg, "Received"))
+    if hops > max_hops:
+        # Each server adds one; RFC 5321 (6.3) counts them to break loops.  Checked first: a
+        # looping bounce must not be counted as a bounce again at every turn of the loop.
+        return f"mail loop: {hops} Received headers (the limit is {max_hops})"
     if msg.get_content_type() == "multipart/report":
         return "delivery status notification"  # before Auto-Submitted: bounces carry both
     auto = str(msg.get("Auto-Submitted", "")).strip().lower()
@@ -164,7 +189,7 @@ def _decode(part: Message, problems: list[str]) -> str:
         try:
             return _unflow(part, payload.decode(declared).removeprefix("\ufeff"))
         except (LookupError, UnicodeDecodeError):
-            problems.append(f"the text did not decode as its declared charset {declared}")
+            problems.append(f"the text did not decode as its declared charset {clip(declared, 40)}")
     if payload.startswith(b"\xef\xbb\xbf"):
         payload = payload[3:]  # Notepad's byte-order mark
     for charset in ("utf-8", "cp1252", "latin-1"):
@@ -207,7 +232,7 @@ def _unflow(part: Message, text: str) -> str:
     return "\n".join(out)
 
 
-def _pick_text(msg: Message, problems: list[str]) -> tuple[str, str]:
+def _pick_text(msg: Message, problems: list[str], limits: ReadLimits) -> tuple[str, str]:
     """The text to read and where it came from (the receipt names it)."""
     plain = None
     html = None
@@ -220,7 +245,7 @@ def _pick_text(msg: Message, problems: list[str]) -> tuple[str, str]:
         filename = (part.get_filename() or "").lower()
         if disposition == "attachment" or (filename and disposition != "inline"):
             if attachment is None and (filename.endswith(".txt") or content_type == "text/plain") \
-                    and len(part.get_payload(decode=True) or b"") <= MAX_TEXT_CHARS * 4:
+                    and len(part.get_payload(decode=True) or b"") <= limits.max_chars * 4:
                 attachment = part
             continue
         if content_type == "text/plain" and plain is None:
@@ -230,18 +255,22 @@ def _pick_text(msg: Message, problems: list[str]) -> tuple[str, str]:
     if plain is not None:
         text = _decode(plain, problems)
         if not _has_orders_text(text) and attachment is not None:
-            return _decode(attachment, problems), f"the attached file {_decoded(attachment.get_filename() or '')}"
+            return _decode(attachment, problems), _attached(attachment, limits)
         return text, "the text/plain part"
     if html is not None:
         return html_to_text(_decode(html, problems)), "the text of the HTML part (the message had no plain-text part)"
     if attachment is not None:
-        return _decode(attachment, problems), f"the attached file {_decoded(attachment.get_filename() or '')}"
+        return _decode(attachment, problems), _attached(attachment, limits)
     return "", "nothing (no text part)"
+
+
+def _attached(part: Message, limits: ReadLimits) -> str:
+    return f"the attached file {clip(_decoded(part.get_filename() or ''), limits.echo_chars)}"
 
 
 def _has_orders_text(text: str) -> bool:
     """Anything left once quotes, reply headers and signatures are gone?"""
-    return any(line.strip() for _, line in usable_lines(text))
+    return bool(usable_lines(text, most_lines=0))
 
 
 # ------------------------------------------------------------------ quoting and signatures
@@ -271,34 +300,39 @@ def quoted_lines(text: str) -> list[str]:
     after_marker = False
     for line in text.split("\n"):
         stripped = line.rstrip()
-        if any(marker.match(stripped) for marker in _REPLY_MARKERS):
-            after_marker = True
         if after_marker:
             quoted.append(stripped.lstrip(">").strip())
-        elif stripped.lstrip().startswith(">"):
+        elif stripped.lstrip().startswith(">"):  # (no reply marker starts with ">")
             quoted.append(stripped.lstrip().lstrip(">").strip())
+        elif stripped and any(marker.match(stripped) for marker in _REPLY_MARKERS):
+            after_marker = True
+            quoted.append(stripped.strip())
     return quoted
 
 
-def usable_lines(text: str) -> list[tuple[int, str]]:
-    """Number the lines of a body, dropping quoted text, reply headers and signatures.
+def usable_lines(text: str, most_lines: int | None = None, most_chars: int | None = None) -> list[tuple[int, str]]:
+    """Number the lines of a body, dropping quoted text, reply headers, signatures and blank lines.
 
     Line numbers refer to the text as the player wrote it, so the receipt's numbers match what
-    they see in their own sent message.
+    they see in their own sent message.  Reading stops as soon as there are more than `most_lines`
+    lines or `most_chars` characters: such a text is refused whole, and a hostile one (a million
+    short lines) must not cost more than one that is merely too long.
     """
     result: list[tuple[int, str]] = []
+    chars = 0
     for number, line in enumerate(text.split("\n"), start=1):
         stripped = line.rstrip()
-        if stripped in ("-- ", "--", "—") or stripped == "-- ":
-            break  # signature separator
+        if not stripped or stripped.lstrip().startswith(">"):
+            continue  # nothing reads blank lines; no reply marker or signature starts with ">"
+        if stripped in ("--", "—"):
+            break  # signature separator ("-- " once its trailing space is stripped)
         if any(marker.match(stripped) for marker in _REPLY_MARKERS):
             break
         if any(header.match(stripped) for header in _QUOTE_HEADERS):
             continue  # the quote below is ">"-marked and skipped line by line; orders may follow it
-        if stripped.lstrip().startswith(">"):
-            continue
         result.append((number, stripped))
-        if len(result) > MAX_LINES:
+        chars += len(stripped)
+        if (most_lines is not None and len(result) > most_lines) or (most_chars is not None and chars > most_chars):
             break
     return result
 
@@ -322,64 +356,114 @@ def read_headers(raw: bytes) -> Headers:
     return Headers(_safe_header(head, "Message-ID").strip(), sender, _safe_header(head, "Subject"))
 
 
-def read_letter(raw: bytes, own_addresses: set[str], max_bytes: int) -> Letter:
-    """Parse raw bytes into a Letter; never raises on malformed mail."""
+def same_text(first: bytes, second: bytes) -> bool:
+    """Do two copies of a message carry the same body (line endings aside)?  The servers a copy
+    passes through add headers (Received, Return-Path); the body is what the sender sent."""
+    return _body(first) == _body(second)
+
+
+def _body(raw: bytes) -> bytes:
+    parts = re.split(rb"\r?\n\r?\n", raw, maxsplit=1)
+    return parts[1].replace(b"\r\n", b"\n").strip() if len(parts) > 1 else b""
+
+
+def read_letter(raw: bytes, own_addresses: set[str], limits: ReadLimits, size: int | None = None) -> Letter:
+    """Parse raw bytes into a Letter; never raises on malformed mail.
+
+    `size` is the size of the message as received when `raw` holds only its beginning (a message
+    over `limits.max_bytes` is stored cut, and is not read anyway).
+    """
     # The compat32 parser, with headers decoded here only where they are read: the default
     # policy's header objects cost several times the whole parse for the few headers we use.
     msg = email.message_from_bytes(raw, policy=compat32)
     problems: list[str] = []
-    from_header = _raw_header(msg, "From")
-    addresses = getaddresses([from_header])
-    sender_name, sender = (addresses[0] if addresses else ("", ""))
-    sender = sender.strip().lower()
-    with contextlib.suppress(Exception):  # an undecodable encoded word: keep the name as written
-        sender_name = str(make_header(decode_header(sender_name))) if "=?" in sender_name else sender_name
-    if re.search(r"[\r\n\x00]", sender_name):
-        # Line breaks hidden in an encoded display name are an injection attempt: no one to answer.
-        problems.append("the From header hides line breaks")
-        sender_name, sender = "", ""
-    if len(addresses) > 1:
-        problems.append("the From header names several addresses; only the first counts")
-    if any(c in sender for c in "\r\n<>,;") or sender.count("@") != 1:
-        problems.append("the sender address is malformed")
-        sender = "" if sender.count("@") != 1 else sender
+    sender_name, sender, unsafe = _read_from(msg, problems)
     return_path_header = msg.get("Return-Path")
     return_path = parseaddr(str(return_path_header))[1].lower() if return_path_header is not None else None
-    subject = _safe_header(msg, "Subject")
     letter = Letter(
         message_id=_safe_header(msg, "Message-ID").strip(),
         sender=sender,
         sender_name=sender_name,
         return_path=return_path,
-        subject=subject,
+        subject=_safe_header(msg, "Subject"),
         in_reply_to=_safe_header(msg, "In-Reply-To").strip(),
         references=_safe_header(msg, "References").strip(),
         text="",
         text_source="",
-        size=len(raw),
+        size=len(raw) if size is None else size,
+        limits=limits,
+        unsafe=unsafe,
+        others=_other_addresses(msg, sender),
         problems=problems,
     )
-    letter.automatic = _automatic_reason(msg, sender, own_addresses)
+    if letter.others and sender:
+        problems.append(f"the message also names {listed([f'{a} ({h})' for a, h in letter.others], limits.echo_chars)}"
+                        f"; the moderator writes only to {clip(sender, limits.echo_chars)}")
+    letter.automatic = _automatic_reason(msg, sender, own_addresses, limits.max_hops)
     if letter.automatic == "delivery status notification":
         letter.dsn_recipients = _dsn_recipients(msg)
-    if len(raw) > max_bytes:
+    if letter.size > limits.max_bytes:
         letter.too_large = True
         letter.text_source = "nothing (the message was too large)"
-        letter.problems.append(f"the message is {len(raw) / 1_000_000:.1f} MB; the limit is "
-                               f"{max_bytes / 1_000_000:.1f} MB, so it was not read")
+        letter.problems.append(f"the message is {letter.size / 1_000_000:.1f} MB; the limit is "
+                               f"{limits.max_bytes / 1_000_000:.1f} MB, so it was not read")
         return letter
+    _read_text(letter, msg)
+    return letter
+
+
+def _read_from(msg: Message, problems: list[str]) -> tuple[str, str, str]:
+    """The display name and address of the first From address, and why the message must not be
+    acted on ("" when nothing in the From header forbids it)."""
+    addresses = getaddresses(_all_raw(msg, "From"))
+    sender_name, sender = (addresses[0] if addresses else ("", ""))
+    sender = sender.strip().lower()
+    with contextlib.suppress(Exception):  # an undecodable encoded word: keep the name as written
+        sender_name = str(make_header(decode_header(sender_name))) if "=?" in sender_name else sender_name
+    unsafe = ""
+    if re.search(r"[\r\n\x00]", sender_name):
+        # Line breaks hidden in an encoded display name are how a reply is made to carry a Bcc:
+        # the name is dropped (no reply ever uses it), and the address alone may be answered.
+        problems.append("the display name in the From header hides line breaks; it was ignored")
+        unsafe = ("The display name in its From header hides line breaks (the way a reply is made to "
+                  "reach other recipients), so nothing in it was acted on. Check the name your mail "
+                  "program sends, then send the message again.")
+        sender_name = ""
+    if any(c in sender for c in "\r\n<>,;") or sender.count("@") != 1:
+        problems.append("the sender address is malformed")
+        sender = "" if sender.count("@") != 1 else sender
+    return sender_name, sender, unsafe
+
+
+def _other_addresses(msg: Message, sender: str) -> list[tuple[str, str]]:
+    """Addresses a message names besides its sender: more From addresses (in one From header or
+    in several), Reply-To and Sender.  Replies never go to them; receipts and notices name them."""
+    named = [(address, "From") for _, address in getaddresses(_all_raw(msg, "From"))[1:]]
+    for header in ("Reply-To", "Sender"):
+        named += [(address, header) for _, address in getaddresses(_all_raw(msg, header))]
+    others: list[tuple[str, str]] = []
+    for address, header in named:
+        address = address.strip().lower()
+        if address and address != sender and address not in [a for a, _ in others]:
+            others.append((address, header))
+    return others
+
+
+def _read_text(letter: Letter, msg: Message) -> None:
+    """Fill in the text to read, where it came from, its lines, and whether there are too many."""
+    limits = letter.limits
     try:
-        text, source = _pick_text(msg, letter.problems)
+        text, source = _pick_text(msg, letter.problems, limits)
     except Exception as error:  # a structure the parser could not walk
         text, source = "", "nothing (the message structure could not be read)"
         letter.problems.append(f"the message could not be read: {type(error).__name__}")
-    if len(text) > MAX_TEXT_CHARS:
-        letter.problems.append(f"only the first {MAX_TEXT_CHARS} characters of the text were read")
-        text = text[:MAX_TEXT_CHARS]
     letter.text = text
     letter.text_source = source
+    letter.usable = usable_lines(text, limits.max_lines, limits.max_chars)  # stops just past a limit
+    letter.written_lines = len(letter.usable)
+    letter.written_chars = sum(len(line) for _, line in letter.usable)
+    letter.too_long = letter.written_lines > limits.max_lines or letter.written_chars > limits.max_chars
     letter.has_text = bool(text.strip())
-    return letter
 
 
 def _raw_header(msg: Message, name: str) -> str:
@@ -392,6 +476,15 @@ def _raw_header(msg: Message, name: str) -> str:
         return ""
     # A header can never legitimately carry a line break once unfolded: refuse injection.
     return re.sub(r"[\r\n]+", " ", str(value))
+
+
+def _all_raw(msg: Message, name: str) -> list[str]:
+    """Every header `name` as it came, unfolded (a message may carry a header twice)."""
+    try:
+        values = msg.get_all(name) or []
+    except Exception:
+        return []
+    return [re.sub(r"[\r\n]+", " ", str(value)) for value in values]
 
 
 def _decoded(value: str) -> str:

@@ -7,16 +7,20 @@ nothing (the next poll reads the message again) and applies nothing twice.  If t
 the message is stored again in a fresh transaction, quarantined for the referee, and the daemon
 carries on.  (`store_raw` + `process` do the same in two steps, for stored mail.)
 
-Automatic mail (bounces, auto-replies, lists, our own) and mail from strangers get no reply
+Automatic mail (bounces, auto-replies, lists, our own, loops) and mail from strangers get no reply
 (no backscatter).  A message that fails authentication changes nothing; the seat's owner is told.
-A seat's own message goes on to the seat desk (service/seat_mail.py), a referee's to the
-referee controls (service/controls.py).
+Mail that is too large, too long or has a hostile From header changes nothing either; a registered
+sender gets a receipt saying why and naming the limit.  A second copy of a message (the same
+Message-ID from the same sender, with the same text) is kept, marked as a duplicate, and not
+processed again.  A seat's own message goes on to the seat desk (service/seat_mail.py), a
+referee's to the referee controls (service/controls.py).
 """
 
 from __future__ import annotations
 
 import hashlib
 import traceback
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -24,8 +28,9 @@ from sqlmodel import Session
 
 from moderator.clock import Clock
 from moderator.mail.commands import referee_summary
+from moderator.mail.echo import clip, listed
 from moderator.mail.envelope import Envelope, read_envelope
-from moderator.mail.hygiene import Letter, quoted_lines, read_headers, read_letter
+from moderator.mail.hygiene import Headers, Letter, ReadLimits, quoted_lines, read_headers, read_letter, same_text
 from moderator.registry import Registry
 from moderator.service.controls import Controls
 from moderator.service.lobby import Lobby
@@ -44,9 +49,11 @@ __all__ = ["MailLimits", "Mailroom", "Outcome"]
 
 @dataclass(frozen=True)
 class MailLimits:
-    """How much mail the moderator reads: the size of one message, and messages per sender an hour."""
+    """How much mail the moderator reads (`reading`), how much of a message too large to read it
+    keeps (headers first), and how many messages a sender may send an hour."""
 
-    max_message_bytes: int
+    reading: ReadLimits
+    kept_bytes: int
     rate_limit_per_hour: int
 
 
@@ -72,22 +79,42 @@ class Mailroom:
     def store_raw(self, raw: bytes, source: str) -> int | None:
         """Keep the raw bytes in a transaction of their own; return the row id, or None if known."""
         with self.database.session() as session:
-            row = self._store(session, raw, source)
-            return row.id if row is not None else None
+            stored_row = self._store(session, raw, source)
+            return stored_row[0].id if stored_row is not None else None
 
-    def _store(self, session: Session, raw: bytes, source: str) -> InboundMail | None:
+    def _store(self, session: Session, raw: bytes, source: str) -> tuple[InboundMail, list[str]] | None:
+        """Store a message; None when these very bytes were stored before (the mailbox's copy is
+        read again after a crash).  Another copy of a message stored before (the same Message-ID
+        from the same sender) is stored too, as a duplicate when its text is the same; with another
+        text it is a new message, and the notes returned say so in its receipt."""
         digest = hashlib.sha256(raw).hexdigest()
-        letter = read_headers(raw)  # headers only: the body is read in `process`
-        if inbound_rows.already_received(session, digest, letter.message_id[:998], letter.sender[:320]):
+        headers = read_headers(raw)  # headers only: the body is read in `process`
+        row = self._row(raw, source, digest, headers)
+        earlier = inbound_rows.earlier_copies(session, digest, row.message_id, row.sender)
+        if any(content_hash == digest for _, content_hash in earlier):
             return None
-        row = InboundMail(message_id=letter.message_id[:998], content_hash=digest, source=source[:255],
-                          sender=letter.sender[:320], subject=letter.subject, raw=raw,
-                          received_at=self.clock.now())
+        notes = []
+        if earlier:
+            first = inbound_rows.raw_of(session, earlier[0][0])
+            if first is not None and (same_text(first[0], raw) or first[1] > len(first[0])):
+                row.status = "duplicate"
+                row.outcome = (f"duplicate: another copy of message {earlier[0][0]} (the same Message-ID from "
+                               f"the same sender, with the same text); kept, not processed again")
+            else:
+                notes.append("this message has the Message-ID of an earlier one but another text, so it was "
+                             "read as a new message")
         session.add(row)
         session.flush()
         if all(obj is row for obj in session.identity_map.values()):
             stored.lock_before_reading(session)  # this insert came before reading any other row
-        return row
+        return row, notes
+
+    def _row(self, raw: bytes, source: str, digest: str, headers: Headers) -> InboundMail:
+        """The row that keeps a message: whole, or only its beginning when it is too large to read."""
+        kept = raw if len(raw) <= self.limits.reading.max_bytes else raw[:self.limits.kept_bytes]
+        return InboundMail(message_id=headers.message_id[:998], content_hash=digest, source=source[:255],
+                           sender=headers.sender[:320], subject=headers.subject[:2000], raw=kept, size=len(raw),
+                           received_at=self.clock.now())
 
     def was_quarantined(self, raw: bytes) -> bool:
         with self.database.session() as session:
@@ -103,10 +130,13 @@ class Mailroom:
         """
         try:
             with self.database.session() as session:
-                inbound = self._store(session, raw, source)
-                if inbound is None:
+                stored_row = self._store(session, raw, source)
+                if stored_row is None:
                     return Outcome("duplicate", "this exact message was already received")
-                return self._process_row(session, inbound)
+                inbound, notes = stored_row
+                if inbound.status == "duplicate":
+                    return Outcome("duplicate", inbound.outcome)
+                return self._process_row(session, inbound, notes)
         except Exception as error:  # the code failed: keep the mail for the referee
             inbound_id = self.store_raw(raw, source)
             if inbound_id is None:
@@ -116,10 +146,7 @@ class Mailroom:
     def dry_run(self, raw: bytes, source: str = "") -> Outcome:
         """Route a message as `process` would, then roll everything back (the replies are returned)."""
         with Session(self.database.engine, expire_on_commit=False) as session:
-            letter = read_letter(raw, set(), max_bytes=1)
-            inbound = InboundMail(message_id=letter.message_id[:998], content_hash=hashlib.sha256(raw).hexdigest(),
-                                  source=source, sender=letter.sender, subject=letter.subject, raw=raw,
-                                  received_at=self.clock.now())
+            inbound = self._row(raw, source, hashlib.sha256(raw).hexdigest(), read_headers(raw))
             session.add(inbound)
             session.flush()
             try:
@@ -147,8 +174,8 @@ class Mailroom:
             ids = inbound_rows.unprocessed_ids(session)
         return [self.process(inbound_id) for inbound_id in ids]
 
-    def _process_row(self, session: Session, inbound: InboundMail) -> Outcome:
-        outcome = self._route(session, inbound)
+    def _process_row(self, session: Session, inbound: InboundMail, notes: Sequence[str] = ()) -> Outcome:
+        outcome = self._route(session, inbound, notes)
         inbound.status = "quarantined" if outcome.status == "quarantined" else "done"
         inbound.outcome = f"{outcome.status}: {outcome.reason}"[:2000]
         inbound.game_id = outcome.game_id
@@ -173,9 +200,11 @@ class Mailroom:
         inbound_rows.quarantine(session, inbound.id, reason, self.clock.now())
         return Outcome("quarantined", reason, game_id)
 
-    def _route(self, session: Session, inbound: InboundMail) -> Outcome:
+    def _route(self, session: Session, inbound: InboundMail, notes: Sequence[str] = ()) -> Outcome:
         """Who wrote, about which game: strangers and automatic mail are kept unanswered."""
-        letter = read_letter(inbound.raw, {self.addressing.orders_address}, self.limits.max_message_bytes)
+        letter = read_letter(inbound.raw, {self.addressing.orders_address}, self.limits.reading,
+                             size=inbound.size or None)
+        letter.problems.extend(notes)
         if letter.automatic:
             if letter.dsn_recipients:
                 self._record_bounce(session, letter)
@@ -187,18 +216,20 @@ class Mailroom:
                                                       f"an hour from {letter.sender}")
         envelope = read_envelope(letter.lines(), letter.subject)
         fill_from_quote(envelope, letter.text)
-        if envelope.join_token:
-            return self.lobby.join(session, inbound, letter, envelope)
+        refusal = self._refusal(letter)
+        if envelope.join_token and refusal is None:
+            outcome = self.lobby.join(session, inbound, letter, envelope)
+            if letter.others and outcome.status == "joined":  # the welcome does not name them
+                self.notices.post(session, None, letter.sender, "player", "Your message",
+                                  [f"Your JOIN message also named {self._others(letter)}. The moderator writes "
+                                   f"only to {letter.sender}, the address that took the seat."], kind="notice")
+            return outcome
         if not stored.is_known_address(session, letter.sender):
             outcome = self._quarantine(session, inbound, f"unknown sender {letter.sender}")
             self._tell_owner_if_claimed(session, letter, envelope)
             return outcome
-        if letter.too_large or not letter.has_text:
-            why = ("Your message was too large to read. Send your orders as plain text in the body "
-                   "of the mail." if letter.too_large else
-                   "Your message had no text we could read (no text part, or an empty one). Write your "
-                   "orders as plain text in the body of the mail.")
-            return self.replies.receipt(session, letter, envelope, None, [why])
+        if refusal is not None:
+            return self.replies.receipt(session, letter, envelope, None, [refusal])
         if not envelope.game:
             return self.replies.receipt(session, letter, envelope, None,
                                         ["Your message does not say which game it is for. Start it with "
@@ -212,6 +243,30 @@ class Mailroom:
         if envelope.role == "referee":
             return self._referee(session, inbound, letter, envelope, game)
         return self._seat(session, inbound, letter, envelope, game)
+
+    def _refusal(self, letter: Letter) -> str | None:
+        """Why nothing in a message from a person may be read or acted on, naming the limit; None if it may."""
+        limits = self.limits.reading
+        if letter.unsafe:
+            return letter.unsafe
+        if letter.too_large:
+            return (f"Your message was too large to read: the limit is {limits.max_bytes / 1_000_000:.1f} MB, "
+                    f"and only its first {self.limits.kept_bytes // 1024} KB are kept for the referee. Send "
+                    f"your orders as plain text in the body of the mail.")
+        if letter.too_long:
+            if letter.written_lines > limits.max_lines:
+                size = (f"has more than {limits.max_lines} lines to read (quoted text, the signature and blank "
+                        f"lines aside); the limit is {limits.max_lines} lines")
+            else:
+                size = (f"holds more than {limits.max_chars} characters in its lines to read; the limit is "
+                        f"{limits.max_chars} characters")
+            return (f"Your message {size}, so none of it was read and nothing was done. Send a shorter "
+                    f"message, or send it in parts and begin each later part with the line CONTINUE, so "
+                    f"that it is added after the part before.")
+        if not letter.has_text:
+            return ("Your message had no text we could read (no text part, or an empty one). Write your "
+                    "orders as plain text in the body of the mail.")
+        return None
 
     def _seat(self, session: Session, inbound: InboundMail, letter: Letter, envelope: Envelope,
               game: Game) -> Outcome:
@@ -234,7 +289,13 @@ class Mailroom:
             return self.replies.receipt(session, letter, envelope, table,
                                         [f"Your message {problem}, so nothing was done. The secret for this "
                                          f"seat is in your welcome mail and at the end of every report."])
-        return self.desk.handle(session, inbound, letter, envelope, table, seat)
+        outcome = self.desk.handle(session, inbound, letter, envelope, table, seat)
+        if letter.others and outcome.status == "command":  # a receipt names them; a command's answer does not
+            self.notices.post(session, table, seat.address, seat.role, "A message for your seat",
+                              [f"A message from your address for your seat in {table.game.id} also named "
+                               f"{self._others(letter)}. It was answered only here, at {seat.address}."],
+                              kind="notice")
+        return outcome
 
     def _referee(self, session: Session, inbound: InboundMail, letter: Letter, envelope: Envelope,
                  game: Game) -> Outcome:
@@ -248,6 +309,8 @@ class Mailroom:
                  for _, command, argument in envelope.commands]
         if not lines:
             lines = [f"No referee command found. {referee_summary()}"]
+        if letter.others:
+            lines.append(f"This message also named {self._others(letter)}; it is answered only here.")
         self.notices.post(session, table, letter.sender, "referee", "Referee", lines, kind="receipt")
         return Outcome("command", "; ".join(lines), game.id)
 
@@ -272,10 +335,17 @@ class Mailroom:
         self._notify_owner(session, table, table.seats[seat.role], letter)
 
     def _notify_owner(self, session: Session, table: Table, seat: Seat, letter: Letter) -> None:
+        naming = f" It also named {self._others(letter)}." if letter.others else ""
         self.notices.post(session, table, seat.address, seat.role, "A message for your seat",
-                          [f"A message claiming to be for your seat in {table.game.id} arrived from {letter.sender} "
-                           f"(subject: '{letter.subject[:80]}'). Orders count only from your registered address "
-                           f"with your secret, so it changed nothing. The referee keeps a copy."], kind="notice")
+                          [f"A message claiming to be for your seat in {table.game.id} arrived from "
+                           f"{clip(letter.sender, self.limits.reading.echo_chars)} "
+                           f"(subject: '{letter.subject[:80]}').{naming} Orders count only from your registered "
+                           f"address with your secret, so it changed nothing. The referee keeps a copy."],
+                          kind="notice")
+
+    def _others(self, letter: Letter) -> str:
+        """The other addresses a message named, with the header each came in: 'x@y (Reply-To)'."""
+        return listed([f"{address} ({header})" for address, header in letter.others], self.limits.reading.echo_chars)
 
     def _record_bounce(self, session: Session, letter: Letter) -> None:
         now = self.clock.now()

@@ -9,6 +9,7 @@ from typing import Any
 from sqlmodel import Session
 
 from moderator.core.plans import LineResult
+from moderator.mail.echo import bounded_receipt_lines
 from moderator.mail.envelope import Envelope
 from moderator.mail.hygiene import Letter
 from moderator.service.notices import Notices
@@ -28,10 +29,12 @@ class Outcome:
 
 
 def receipt_of(letter: Letter, lines: Sequence[LineResult] = ()) -> dict[str, Any]:
-    """The receipt of a message: how its text was read, and each order line with its verdict."""
+    """The receipt of a message: how its text was read, and each order line with its verdict (as
+    much of the player's text as a receipt may quote: what it leaves out is said among the problems)."""
     shown = [{"line_no": line.line_no, "source": line.source.strip(), "canonical": line.canonical,
               "error": line.error, "ok": line.ok} for line in lines]
-    return {"text_source": letter.text_source, "problems": list(letter.problems), "lines": shown,
+    shown, cut = bounded_receipt_lines(shown, letter.limits.echo_chars, letter.limits.echo_lines)
+    return {"text_source": letter.text_source, "problems": [*letter.problems, *cut], "lines": shown,
             "verdict": "", "notes": [], "date": ""}
 
 

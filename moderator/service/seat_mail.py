@@ -22,6 +22,7 @@ from moderator.mail.hygiene import Letter
 from moderator.service.absences import record_absence
 from moderator.service.replies import Outcome, Replies, receipt_of
 from moderator.service.reports import Addressing, help_text
+from moderator.service.resends import earlier_copy, normalised_orders, remember_taken, resend_verdict
 from moderator.service.table import Table, dumps
 from moderator.service.turns import TurnRunner, phase_title
 from moderator.settings import DeadlineSettings
@@ -137,12 +138,19 @@ class SeatDesk:
         if envelope.has("CHECK"):
             receipt["verdict"] = check(table, seat, body, continue_at)
             return self.replies.seat_receipt(session, table, seat, receipt, "receipt")
+        orders = normalised_orders(body, envelope)
+        earlier = earlier_copy(session, table, seat, letter, orders)
+        if earlier is not None:  # the same orders sent again (service/resends.py): taken once
+            receipt["verdict"] = resend_verdict(table, seat, earlier)
+            return self.replies.seat_receipt(session, table, seat, receipt, "receipt")
         now = self.clock.now()
         file_orders(table, seat, body, continue_at)
         seat.submitted_at = now
-        session.add(Submission(game_id=table.game.id, role=seat.role, inbound_id=inbound.id,
-                               body=letter.text[:64000], receipt=dumps(receipt), accepted=True, created_at=now))
-        return self._run_or_wait(session, table, seat, receipt, now)
+        submission = Submission(game_id=table.game.id, role=seat.role, inbound_id=inbound.id,
+                                body=letter.text[:64000], receipt=dumps(receipt), accepted=True, created_at=now)
+        outcome = self._run_or_wait(session, table, seat, receipt, now)
+        session.add(remember_taken(submission, table, seat, orders))
+        return outcome
 
     def _run_or_wait(self, session: Session, table: Table, seat: Seat, receipt: dict[str, Any],
                      now: datetime) -> Outcome:

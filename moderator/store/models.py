@@ -72,9 +72,12 @@ class InboundMail(SQLModel, table=True):
     source: str = Field(default="", max_length=255)  # maildir key, IMAP UID, file name
     sender: str = Field(default="", max_length=320)
     subject: str = Field(default="", sa_column=Column(Text, nullable=False))
+    # The message as received; of one too large to read (settings.max_message_bytes) only its
+    # first settings.oversized_kept_bytes, so a flood of large mail cannot fill the database.
     raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    size: int = Field(default=0, sa_column_kwargs={"server_default": "0"})  # bytes received (0: as raw)
     received_at: datetime
-    status: str = Field(default="new", max_length=16, index=True)  # new|done|quarantined
+    status: str = Field(default="new", max_length=16, index=True)  # new|done|quarantined|duplicate
     outcome: str = Field(default="", sa_column=Column(Text, nullable=False))
     game_id: str = Field(default="", max_length=64)
 
@@ -101,6 +104,11 @@ class Submission(SQLModel, table=True):
     accepted: bool = False
     dry_run: bool = False
     created_at: datetime
+    # What recognises the same orders sent again (docs/design-notes.md, "Resent orders"): the
+    # orders normalised, the phase once they were taken, and the decisions then open for the seat.
+    orders: str = Field(default="", sa_column=Column(Text, nullable=False, server_default=""))
+    phase: str = Field(default="", max_length=64, sa_column_kwargs={"server_default": ""})
+    open_json: str = Field(default="[]", sa_column=Column(Text, nullable=False, server_default="[]"))
 
 
 class LogEntry(SQLModel, table=True):

@@ -24,6 +24,10 @@ For every message:
    players' mailboxes; everyone else's mailbox must stay empty; every reply has exactly one To
    (the expected player) and no Cc/Bcc.  The moderator's Quarantine folder, the game fingerprint
    (answers, snapshots, engine state) and, for DSNs, the bounce log are checked.
+5. What the moderator kept of the message (issue 12): the status of its stored row (`kept_as`:
+   done, quarantined or duplicate) and, for one too large to read, how many bytes of it
+   (`kept_bytes`).  `new_message_id` gives every delivery after the first a Message-ID of its
+   own, as a client's "send again" does.
 
 A case the moderator gets wrong keeps its correct expectation and is listed in XFAIL (strict).
 """
@@ -47,7 +51,7 @@ import yaml
 from sqlmodel import select
 
 from moderator.service.table import load_table
-from moderator.store.models import LogEntry, Outbox
+from moderator.store.models import InboundMail, LogEntry, Outbox
 from tests.conftest import Seated, flat, text_of
 from tests.mail.conftest import MailStack, real_app
 from tests.mailmaker import player_mail
@@ -57,6 +61,7 @@ pytestmark = pytest.mark.mailstack
 CORPUS = Path(__file__).parent / "corpus"
 EXPECTED: dict[str, dict] = yaml.safe_load((CORPUS / "expected.yaml").read_text(encoding="utf-8"))
 STATUSES = {"applied", "receipt", "quarantined", "command", "joined", "duplicate"}
+KEPT = {"done", "quarantined", "duplicate"}
 SEAT_USERS = {"north": "alice", "south": "bob"}
 WATCHED = ("alice", "bob", "carol", "dave")  # every mailbox a reply could wrongly reach
 PAYLOAD_MARKER = b"{BASE64_PAYLOAD_15MB}"
@@ -200,6 +205,8 @@ def test_every_message_has_an_expectation():
         assert spec["reply_to"] in ("none", *SEAT_USERS.values()), name
         assert isinstance(spec["quarantine"], bool) and isinstance(spec["state_changes"], bool), name
         assert spec["quarantine"] == (spec["status"] == "quarantined"), name
+        assert spec.get("kept_as", "done") in KEPT, name
+        assert not spec.get("new_message_id") or spec.get("deliveries", 1) > 1, name
 
 
 @pytest.mark.parametrize("name, spec", list(cases()))
@@ -230,6 +237,8 @@ def check_message(stack: MailStack, seated: Seated, values: dict[str, str], name
     for delivery in range(deliveries):
         if delivery:  # expectations are about the last delivery: start its bookkeeping afresh
             stack.reset()
+        if delivery and spec.get("new_message_id"):
+            raw = re.sub(rb"(?im)^(Message-ID:\s*<)", rb"\1again" + str(delivery).encode() + b".", raw, count=1)
         before = seated.fingerprint()
         first_row = last_outbox_id(app)
         submit(stack, raw, smtp_user, spec.get("mail_from"))
@@ -271,6 +280,12 @@ def check_message(stack: MailStack, seated: Seated, values: dict[str, str], name
     assert count(stack, "moderator", "Processed") == (0 if spec["quarantine"] else 1)
     # ---- the game
     assert (seated.fingerprint() != before) == spec["state_changes"]
+    # ---- what was kept of it
+    with app.db.session() as session:
+        kept = session.exec(select(InboundMail).order_by(InboundMail.id.desc())).first()
+    assert kept.status == spec.get("kept_as", "quarantined" if spec["quarantine"] else "done"), kept.outcome
+    if "kept_bytes" in spec:
+        assert len(kept.raw) == spec["kept_bytes"] < kept.size
     if spec.get("bounce_logged_for"):
         with app.db.session() as session:
             bounces = [e for e in session.exec(select(LogEntry).where(LogEntry.kind == "control"))

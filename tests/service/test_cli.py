@@ -47,7 +47,8 @@ def test_new_game_prints_tokens_and_commitment(cli_app):
 
 
 def test_new_game_refuses_an_unknown_option(cli_app):
-    result = runner.invoke(cli.app_cli, ["new-game", "duel", "--option", "speed=9"])
+    result = runner.invoke(cli.app_cli, ["new-game", "duel", "--seat", "north=n@x.test", "--seat", "south=s@x.test",
+                                         "--option", "speed=9"])
     assert result.exit_code == 1 and "no option 'speed'" in result.output
 
 
