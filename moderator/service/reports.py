@@ -80,8 +80,10 @@ def compose_report(engine: Engine[Any], environment: Environment, addressing: Ad
                    state: Any, events: Sequence[Event], payload: dict[str, Any]) -> Outgoing:
     """Build one report mail from the role's view, its visible events and the logged payload."""
     context, view = report_context(engine, environment, addressing, game_id, state, events, payload)
-    map_png = engine.map_png(view)
-    detail_png = engine.map_detail_png(view) if map_png else None
+    # The whole map comes once per game turn (payload "whole_map", logged so replay renders the same
+    # mail); a later mail of the turn has the close-up of what changed only.
+    map_png = engine.map_png(view) if payload.get("whole_map", True) else None
+    detail_png = engine.map_detail_png(view)
     if not map_png:
         context["map_cid"] = None
     context["detail_cid"] = f"detail.{game_id}.{payload['seq']}@{addressing.domain}" if detail_png else None
@@ -174,6 +176,7 @@ def report_context(engine: Engine[Any], environment: Environment, addressing: Ad
         orders_address=addressing.orders_address, envelope=payload.get("envelope", []),
         situation_text=text_template, situation_html=html_template, map_cid=map_cid,
         map_alt=f"Map of {game_id} as {role} sees it", game_id=game_id,
+        map_turn=None if payload.get("whole_map", True) else payload.get("map_turn"),
     )
     return context, view
 
