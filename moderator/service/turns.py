@@ -214,10 +214,11 @@ class TurnRunner:
         turn = table.engine.progress(table.state)[0]
         payload["whole_map"] = seat.last_map_turn != turn or bool(payload["outcome"])
         payload["map_turn"] = seat.last_map_turn
-        seat.last_map_turn = turn
         events = table.events_since(from_seq, "observer" if observer else seat.role)
         outgoing = compose_report(engine, self.environment, self.addressing, table.game.id, table.state,
                                   events, payload)
+        if any(item.filename.endswith("-map.png") for item in outgoing.inline):
+            seat.last_map_turn = turn  # a game without a map never has one to point back to
         logged = table.append("report", seat.role, payload, now)
         assert logged == seq
         row = queue_mail(table.session, game_id=table.game.id, recipient=seat.address, message_id=message_id,

@@ -102,7 +102,12 @@ class VmtBrain:
                 return [rng.choice(attacks)]
             return ["DONE"]
         if kind_hint == "discard":
-            return ["DISCARD NONE"]
+            # The opening bombardment and the action phase after it, planned in the same mail: an Air
+            # Strike on the strongest enemy area next to the front, then the assaults.
+            strikes = [f"PLAY AIR_STRIKE ATTACK {target}" for target in self.strike_targets(seen, scenario)[:1]
+                       if "air strike" in seen["hand"] or "air_strike" in seen["hand"]]
+            then = self.card(replace(decision, options=["PASS", "ASSAULT GROUP"]), seen, scenario, rng)
+            return ["DISCARD NONE", *strikes, "END", *then]
         if options:
             return [without_label(rng.choice(options))]
         return [decision.default] if decision.default else []
@@ -129,10 +134,16 @@ class VmtBrain:
         """The arriving blocks (named in the question) placed at once on an Axis map-edge area the
         bot holds (L423), so that taking a reinforcement costs no extra round trip."""
         named = re.search(r"\(([^()]+)\)\s+for\b", prompt)
-        edges = [a.id for a in scenario.areas_where(axis_edge=True) if a.id in seen["own"]]
-        if not named or not edges:
-            return []
-        return [f"PLACE {block.strip()} {edges[0]}" for block in named.group(1).split(",")]
+        room = {a.id: 3 - seen["own"][a.id] for a in scenario.areas_where(axis_edge=True)
+                if a.id in seen["own"]}  # 3 blocks at most in an area (L95)
+        lines = []
+        for block in named.group(1).split(",") if named else []:
+            roomiest = max(sorted(room), key=lambda area: room[area], default=None)
+            if roomiest is None or room[roomiest] <= 0:
+                return []  # nowhere it surely fits: answer each placement when asked
+            room[roomiest] -= 1
+            lines.append(f"PLACE {block.strip()} {roomiest}")
+        return lines
 
     def planned_attacks(self, seen, scenario, rng) -> list[str]:
         """Up to three assaults at odds, each from another area on another target (the Axis attacks
@@ -157,6 +168,12 @@ class VmtBrain:
             used |= {area, target}
             lines.append(f"ASSAULT GROUP {area} TO {target}{cards[len(lines)]}")
         return lines
+
+    @staticmethod
+    def strike_targets(seen, scenario) -> list[str]:
+        """Enemy areas next to the bot's own, the most crowded first."""
+        front = {t for area in seen["own"] for t in scenario_neighbours(scenario, area) if t in seen["enemy"]}
+        return sorted(front, key=lambda t: (-seen["enemy"][t], t))
 
     @staticmethod
     def affordable(plays: list[str], hand: list[str], wanted: int, rng: random.Random) -> list[str]:
