@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from moderator.core.contract import Decision
-from moderator.service.cadence import News, has_remarks, report_subject, should_mail, short_time
+from moderator.service.cadence import News, has_remarks, report_subject, short_time, should_mail
 from moderator.service.table import load_table
 from tests.conftest import flat, outbox_rows, text_of
 
