@@ -180,3 +180,30 @@ def test_hold_time_is_a_setting(tmp_path):
     app = make_app(tmp_path, deadlines={"receipt_hold_minutes": 3})
     assert app.settings.deadlines.receipt_hold_minutes == 3
     assert timedelta(minutes=app.settings.deadlines.receipt_hold_minutes) == app.held_receipts.hold
+
+
+@pytest.mark.parametrize("game", ["vmt", "narva"])
+def test_every_picture_of_the_scripted_game_is_within_its_budget(game, tmp_path):
+    """Issue 12: a whole-map PNG is at most 150 KB, a close-up at most 40 KB, each attached once."""
+    import email
+    import email.policy
+
+    from moderator.registry import product_registry
+    from tests.conftest import make_app
+    from tests.kit.test_golden import play, script_of
+
+    engine = product_registry().get(game)
+    app = make_app(tmp_path, registry=product_registry(), orders_address="moderator@referee.test",
+                   domain="referee.test")
+    play(app, engine, script_of(engine))
+    sizes: dict[str, list[int]] = {"map": [], "detail": []}
+    for row in outbox_rows(app):
+        message = email.message_from_bytes(row.raw, policy=email.policy.default)
+        names = [part.get_filename() for part in message.walk() if part.get_content_maintype() == "image"]
+        assert len(names) == len(set(names))  # no picture twice in one mail
+        for part in message.walk():
+            if part.get_content_maintype() == "image":
+                kind = "detail" if "detail" in (part.get_filename() or "") else "map"
+                sizes[kind].append(len(part.get_payload(decode=True)))
+    assert sizes["map"] and max(sizes["map"]) <= 150_000, max(sizes["map"])
+    assert max(sizes["detail"], default=0) <= 40_000, max(sizes["detail"])
