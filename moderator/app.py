@@ -23,6 +23,7 @@ from moderator.service.archive import export_archive
 from moderator.service.archive_html import HtmlArchive
 from moderator.service.controls import Controls
 from moderator.service.games import CreatedGame
+from moderator.service.held_receipts import HeldReceipts
 from moderator.service.lobby import Lobby
 from moderator.service.mailroom import MailLimits, Mailroom, Outcome
 from moderator.service.notices import Notices
@@ -71,6 +72,7 @@ class App:
                                  self.notices, self.lobby, self.desk, self.controls)
         self.postman = Postman(db, clock)
         self.reminders = Reminders(db, clock, registry, self.notices, settings.deadlines.reminders_hours)
+        self.held_receipts = HeldReceipts(db, clock, registry, self.notices, settings.deadlines.receipt_hold_minutes)
 
     # ------------------------------------------------------------------ transports
 
@@ -172,6 +174,9 @@ class App:
     def send_reminders(self) -> int:
         return self.reminders.send_due()
 
+    def send_held_receipts(self) -> int:
+        return self.held_receipts.send_due()
+
     def export_archive(self, game_id: str) -> dict[str, Any]:
         """The public archive of a finished game; raises ModeratorError while it runs."""
         return export_archive(self.db, self.registry, game_id)
@@ -181,6 +186,7 @@ class App:
         read = len(self.poll_once())
         self.run_due()
         self.send_reminders()
+        self.send_held_receipts()
         sent = self.drain_outbox()
         return read, sent
 

@@ -1,6 +1,6 @@
 """`moderator serve`: APScheduler runs the jobs (DESIGN §7); each job is also a CLI command.
 
-Jobs: poll the mailbox, run turns that are due, send reminders, drain the outbox.  With an IMAP
+Jobs: poll the mailbox, run turns that are due, send reminders and held receipts, drain the outbox.  With an IMAP
 server that has IDLE, a watcher on its own connection wakes the poll job as soon as mail arrives;
 polling on a timer remains the fallback.
 """
@@ -33,6 +33,7 @@ class Jobs(Protocol):
     def run_due(self) -> Any: ...
     def drain_outbox(self) -> Any: ...
     def send_reminders(self) -> Any: ...
+    def send_held_receipts(self) -> Any: ...
     def tick(self) -> Any: ...
 
 
@@ -58,6 +59,7 @@ def build_scheduler(app: Jobs) -> BlockingScheduler:
     scheduler.add_job(_guarded("outbox", app.drain_outbox), "interval", seconds=max(1.0, poll / 4), id="outbox",
                       **common)
     scheduler.add_job(_guarded("reminders", app.send_reminders), "interval", minutes=5, id="reminders", **common)
+    scheduler.add_job(_guarded("receipts", app.send_held_receipts), "interval", minutes=1, id="receipts", **common)
     return scheduler
 
 

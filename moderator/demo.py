@@ -150,7 +150,8 @@ def run_demo(app: Host, engine_id: str, out: Path, seed: int, progress: Callable
         if isinstance(clock, ManualClock):
             clock.advance(minutes=7)
     return {"game_id": created.game_id, "commitment": created.commitment,
-            "mails_from_players": sum(b.sent for b in bots)}
+            "mails_from_players": sum(b.sent for b in bots),
+            "sent_by": {bot.address: bot.sent for bot in bots}, "turns": _game_status(app, created.game_id)[2][0]}
 
 
 def _game_status(app: Host, game_id: str) -> tuple[str, str, tuple[int, int]]:

@@ -28,6 +28,9 @@ class DeadlineSettings(BaseModel):
     change_of_mind_minutes: float = 0
     reminders_hours: list[float] = Field(default_factory=lambda: [24.0, 2.0])
     grace_minutes: float = 0
+    # A receipt of orders that were all accepted waits this long for the seat's next report to ride
+    # on (one mail instead of two), then goes on its own; a receipt with a refusal goes at once.
+    receipt_hold_minutes: float = 10
 
 
 class ImapSettings(BaseModel):

@@ -73,6 +73,8 @@ def read_report(text: str) -> tuple[list[str], list[AskedDecision]]:
             mode = "by"
             buffer = [stripped]
             current.default = stripped.split("if you do not answer:", 1)[-1].strip()
+        elif mode == "prompt" and stripped:
+            current.prompt += " " + stripped  # a question's text wraps over several lines
         elif mode == "options" and stripped:
             buffer.append(stripped)
         elif mode == "by" and stripped and not stripped.startswith("("):

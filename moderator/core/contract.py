@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 from moderator.core.errors import ModeratorError, UnknownGame
 
@@ -136,6 +136,10 @@ class StandingDefault:
 
     kind: str
     answer: str  # canonical order text, or "ASK"
+    roles: tuple[str, ...] = ()  # the roles ever asked questions of this kind (empty: every role)
+
+    def applies_to(self, role: str) -> bool:
+        return not self.roles or role in self.roles
 
 
 class OptionError(ModeratorError):
@@ -153,6 +157,9 @@ class GameInfo:
     standing_defaults: tuple[StandingDefault, ...] = ()
     deadline_classes: tuple[str, ...] = DEADLINE_CLASSES
     state_version: int = 1
+    #: When a player who is asked nothing hears how the game went on: at the end of each game turn
+    #: (`progress` changes) or of each phase (`phase_label` changes); players may choose otherwise.
+    report_every: Literal["turn", "phase"] = "turn"
 
     def scenario(self, name: str | None = None) -> ScenarioInfo:
         """The named scenario (the first when `name` is None); raises UnknownGame."""

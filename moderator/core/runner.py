@@ -43,6 +43,10 @@ class Step:
     draws: tuple[Draw, ...] = ()
     line_no: int | None = None
     secret: bool = False
+    #: the question answered and the options it listed (the report tells a player when a standing
+    #: order or a default answered a question that had a real choice)
+    prompt: str = ""
+    options: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -110,7 +114,8 @@ class Runner:
         order = self._parse(state, decision, decision.default)
         new_state, events = self.engine.apply(state, decision.role, order, rng)
         step = Step(decision.role, decision.key, decision.kind, self.engine.grammar.render(order),
-                    "default", tuple(events), tuple(rng.take_draws()), secret=decision.secret)
+                    "default", tuple(events), tuple(rng.take_draws()), secret=decision.secret,
+                    prompt=decision.prompt, options=decision.options)
         return new_state, step
 
     def apply_text(self, state: object, decision: Decision, text: str, rng: Rng,
@@ -121,7 +126,8 @@ class Runner:
             raise IllegalOrder(f"'{text}' does not answer: {decision.prompt}")
         new_state, events = self.engine.apply(state, decision.role, order, rng)
         step = Step(decision.role, decision.key, decision.kind, self.engine.grammar.render(order),
-                    source, tuple(events), tuple(rng.take_draws()), secret=decision.secret)
+                    source, tuple(events), tuple(rng.take_draws()), secret=decision.secret,
+                    prompt=decision.prompt, options=decision.options)
         return new_state, step
 
     # ------------------------------------------------------------------ internals
@@ -271,7 +277,8 @@ class Runner:
                 events: list[Event], rng: Rng, line_no: int | None) -> None:
         result.state = new_state
         result.steps.append(Step(decision.role, decision.key, decision.kind, self.engine.grammar.render(order),
-                                 source, tuple(events), tuple(rng.take_draws()), line_no, decision.secret))
+                                 source, tuple(events), tuple(rng.take_draws()), line_no, decision.secret,
+                                 decision.prompt, decision.options))
 
     @staticmethod
     def _hold(decision: Decision, plan: Plan, result: Advance, line: ScriptLine, reason: str) -> None:

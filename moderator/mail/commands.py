@@ -58,6 +58,10 @@ COMMANDS: tuple[Command, ...] = (
     Command("CHECK", (PLAYER,), "", "with orders: a dry run; nothing is applied", "CHECK"),
     Command("RESEND", (PLAYER,), "", "your last report again", "RESEND"),
     Command("CONTINUE", (PLAYER,), "", "inside a script: resume your previously queued script here", "CONTINUE"),
+    Command("NOTIFY", (PLAYER,), "EVERY|TURN|ASKED",
+            "how often you get mail: TURN (the default) when asked and at the end of each game turn, EVERY "
+            "whenever something happens, ASKED only when something is asked of you", "NOTIFY ASKED",
+            min_words=1, max_words=1),
     Command("VACATION", (PLAYER,), "<from YYYY-MM-DD> <to YYYY-MM-DD>",
             "you are away: deadlines falling then move past your absence", "VACATION 2026-07-01 2026-07-14",
             min_words=2, max_words=2),

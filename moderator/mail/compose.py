@@ -97,7 +97,8 @@ def _multipart(subtype: str, boundary: str, parts: list[bytes]) -> bytes:
 
 
 def build_bytes(out: Outgoing) -> bytes:
-    """The MIME message: text, or text|HTML alternatives (HTML with its inline images), plus attachments.
+    """The MIME message: text, or text|HTML alternatives, with the images both show (each once), plus
+    attachments.
 
     Written directly rather than through the email package's generator, which spends most of a
     report's encoding time writing the body line by line (issue 4's throughput benchmark); the
@@ -106,11 +107,12 @@ def build_bytes(out: Outgoing) -> bytes:
     """
     body = _text(out.text, "plain")
     if out.html is not None:
-        html = _text(out.html, "html")
-        if out.inline:
-            html = _multipart("related", _boundary(out.message_id, "related"),
-                              [html] + [_binary(item, "inline") for item in out.inline])
-        body = _multipart("alternative", _boundary(out.message_id, "alternative"), [body, html])
+        body = _multipart("alternative", _boundary(out.message_id, "alternative"), [body, _text(out.html, "html")])
+    if out.inline:
+        # Each image travels once: the HTML shows it by Content-ID, and a text-only reader gets it
+        # as an attachment of the same part (multipart/related around both alternatives).
+        body = _multipart("related", _boundary(out.message_id, "related"),
+                          [body] + [_binary(item, "inline") for item in out.inline])
     if out.attachments:
         body = _multipart("mixed", _boundary(out.message_id, "mixed"),
                           [body] + [_binary(item, "attachment") for item in out.attachments])

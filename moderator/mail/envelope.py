@@ -6,8 +6,9 @@
     PHASE T3-AXIS        (optional: refuse these orders if the game has moved on)
 
 Commands (the players' and the referee's, listed once in mail/commands.py) and JOIN are recognised
-here too; everything else is handed to the game's grammar.  The subject line's "[game/role]" tag, which
-every report carries, fills GAME and ROLE when the body leaves them out, so a plain reply works.
+here too; everything else is handed to the game's grammar.  The subject line ("[vmt-0001] Turn 3 Axis:
+your move ...", or an older "[game/role]" tag) fills GAME and ROLE when the body leaves them out, so a
+plain reply works.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ ENVELOPE_KEYS = {"GAME": "game", "ROLE": "role", "SIDE": "role", "SECRET": "secr
 JOIN_KEYS = ("JOIN", "NAME", "TZ", "ENTROPY")
 
 _SUBJECT_TAG = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_-]*)/([A-Za-z][A-Za-z0-9_-]*)\]")
+#: A report's subject, "[vmt-0001] Turn 3 Axis: your move ...", or a notice's, "[vmt-0001] Axis: orders received".
+_SUBJECT_SEAT = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_-]*)\] (?:Turn \d+ )?([A-Za-z][A-Za-z0-9 _-]*?):")
 
 
 @dataclass
@@ -83,10 +86,10 @@ def read_envelope(lines: list[tuple[int, str]], subject: str = "") -> Envelope:
             envelope.commands.append((number, key, rest))
         else:
             envelope.order_lines.append((number, text))
-    match = _SUBJECT_TAG.search(subject or "")
+    match = _SUBJECT_TAG.search(subject or "") or _SUBJECT_SEAT.search(subject or "")
     if match:
         envelope.game = envelope.game or clip(match.group(1), MAX_VALUE_CHARS)
-        envelope.role = envelope.role or clip(match.group(2), MAX_VALUE_CHARS)
+        envelope.role = envelope.role or clip(match.group(2).replace(" ", "_"), MAX_VALUE_CHARS)
     if envelope.game:
         envelope.game = envelope.game.lower()
     if envelope.role:

@@ -19,12 +19,23 @@ from moderator.service import games as game_service
 from moderator.service.notices import Notices
 from moderator.service.replies import Outcome, Replies
 from moderator.service.reports import Addressing
-from moderator.service.table import load_table
+from moderator.service.standing import standing_in_force
+from moderator.service.table import Table, load_table
 from moderator.service.turns import TurnRunner, envelope_lines
 from moderator.store import games as stored
 from moderator.store import inbound as inbound_rows
 from moderator.store.db import Database
 from moderator.store.models import InboundMail
+
+
+def standing_paragraphs(table: Table, role: str) -> list[str]:
+    """The standing orders a new player starts with (the game's defaults), each with how to change it."""
+    in_force = standing_in_force(table.engine, role, [])
+    if not in_force:
+        return []
+    lines = [f"{s.kind} ({s.title}): {s.text}. To {s.change}" for s in in_force]
+    return ["Unless you file your own, these standing orders answer questions for you without a round trip "
+            "(every report lists them again):", *lines]
 
 
 class Lobby:
@@ -61,7 +72,8 @@ class Lobby:
             address = addresses.get(role)
             if not address:
                 continue
-            self.notices.post(session, table, address, role, "Invitation", [
+            title = f"Invitation: play {table.engine.info.title} as {role.replace('_', ' ').title()}"
+            self.notices.post(session, table, address, role, title, [
                 f"You are invited to play {table.engine.info.title} as '{role}' in game {created.game_id}.",
                 f"To take the seat, reply with the line 'JOIN {token}'. You may add lines "
                 f"'NAME <your name>', 'TZ <your time zone, e.g. Europe/Madrid>' and "
@@ -107,7 +119,9 @@ class Lobby:
         else:
             waiting = [s.role for s in table.players() if s.joined_at is None]
             paragraphs.append(f"The game starts when every seat is taken (still open: {', '.join(waiting)}).")
-        reply = self.notices.post(session, table, seat.address, seat.role, "Welcome", paragraphs,
+        paragraphs += standing_paragraphs(table, seat.role)
+        title = f"Welcome: you hold the {seat.role.replace('_', ' ').title()} seat"
+        reply = self.notices.post(session, table, seat.address, seat.role, title, paragraphs,
                                   envelope=envelope_lines(table.game.id, seat.role, "", secret)[:3], kind="notice")
         seat.last_report_message_id = reply.message_id
         session.add(seat)

@@ -368,8 +368,10 @@ def fill_from_quote(envelope: Envelope, text: str) -> None:
     if envelope.game and envelope.role and envelope.secret:
         return
     for line in quoted_lines(text):
-        words = line.split()
-        if len(words) >= 2 and words[0].upper() in {"GAME", "ROLE", "SECRET"}:
+        words = line.split("#", 1)[0].split()
+        # Only a line as the report writes it ("  GAME vmt-0001"): upper-case key and one value, so
+        # prose that happens to begin with "game" is never read as an envelope.
+        if len(words) == 2 and words[0] in {"GAME", "ROLE", "SECRET"}:
             key = words[0].lower()
             if getattr(envelope, key) is None:
                 value = words[1].lower() if key != "secret" else words[1]

@@ -27,7 +27,8 @@ class Notices:
         self.environment = environment
 
     def post(self, session: Session, table: Table | None, recipient: str, role: str, title: str,
-             paragraphs: Sequence[str], receipt: dict[str, Any] | None = None, envelope: Sequence[str] = (),
+             paragraphs: Sequence[str], receipt: dict[str, Any] | list[dict[str, Any]] | None = None,
+             envelope: Sequence[str] = (),
              kind: str = "notice", body: str | None = None, message_id: str | None = None) -> Outbox:
         """Queue a notice to `recipient` with `session`'s transaction.
 
@@ -40,10 +41,12 @@ class Notices:
         # Notices are not replayed, so a random part is fine (and needs no query).
         message_id = message_id or make_message_id(kind, game_id, role, 0, addressing.domain,
                                                    salt=secrets.token_hex(8))
-        subject = f"[{game_id}/{role}] {table.engine.info.title}" if table else f"{addressing.orders_name}: {title}"
+        threaded = table is not None and role in table.seats
+        subject = notice_subject(game_id if table else None, role if threaded else None, title,
+                                 addressing.orders_name)
+        topic = f"[{game_id}/{role}] {table.engine.info.title}" if table else subject
         heading = f"{game_id}: {title}" if table else title
         in_reply_to = ""
-        threaded = table is not None and role in table.seats
         if table is not None and threaded:
             root = thread_root(table.game.id, role, addressing.domain)
             in_reply_to = table.seats[role].last_report_message_id or (root if message_id != root else "")
@@ -53,9 +56,18 @@ class Notices:
         if threaded:
             root = thread_root(game_id, role, addressing.domain)
             outgoing.references = tuple(dict.fromkeys(r for r in (root, in_reply_to) if r and r != message_id))
-            outgoing.extra_headers = thread_headers(root, subject)
+            outgoing.extra_headers = thread_headers(root, topic)
         if body is not None:
             outgoing.text = body
         return queue_mail(session, game_id=table.game.id if table else "",
                           recipient=recipient, message_id=message_id, subject=subject, kind=kind,
                           raw=outgoing.to_bytes(), created_at=now, next_attempt_at=now)
+
+
+def notice_subject(game_id: str | None, role: str | None, title: str, orders_name: str) -> str:
+    """`[vmt-0001] Axis: orders received`: which game, whose seat, and what the mail is about."""
+    if game_id is None:
+        return f"{orders_name}: {title}"
+    if role is None:
+        return f"[{game_id}] {title}"
+    return f"[{game_id}] {role.replace('_', ' ').title()}: {title}"

@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from moderator.clock import Clock
 from moderator.core.contract import Decision
 from moderator.registry import Registry
+from moderator.service.cadence import short_time
 from moderator.service.notices import Notices
 from moderator.service.reports import local_time
 from moderator.service.table import Table, dumps, load_table
@@ -66,7 +67,9 @@ class Reminders:
             reminded.setdefault(key, []).append(hours)
         seat.reminded_json = dumps(reminded)
         table.session.add(seat)
-        self.notices.post(table.session, table, seat.address, seat.role, "Reminder: orders due",
+        first = min(when for _key, when, _hours in due_now)
+        self.notices.post(table.session, table, seat.address, seat.role,
+                          f"reminder: your move is due {short_time(first, seat.timezone)}",
                           ["The moderator is still waiting for your answer:", *lines,
                            "Send RESEND for your last report, or answer with the lines below."],
                           envelope=envelope_lines(table.game.id, seat.role, table.game.phase_label, seat.secret),

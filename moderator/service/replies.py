@@ -38,6 +38,15 @@ def receipt_of(letter: Letter, lines: Sequence[LineResult] = ()) -> dict[str, An
             "verdict": "", "notes": [], "date": ""}
 
 
+def receipt_title(receipt: dict[str, Any]) -> str:
+    """What a receipt's subject says: whether the orders were read."""
+    if any(not line["ok"] for line in receipt.get("lines", [])):
+        return "orders refused, nothing applied"
+    if str(receipt.get("verdict", "")).startswith("CHECK"):
+        return "CHECK: what your orders would do"
+    return "orders received"
+
+
 class Replies:
     """The mailroom's answers to a message, as notices."""
 
@@ -48,14 +57,16 @@ class Replies:
                 paragraphs: list[str]) -> Outcome:
         """A receipt to the sender that says, in `paragraphs`, why nothing was done."""
         game_id = table.game.id if table else ""
-        reply = self.notices.post(session, table, letter.sender, envelope.role or "player", "Your message",
+        reply = self.notices.post(session, table, letter.sender, envelope.role or "player",
+                                  "your message: nothing was done",
                                   paragraphs, receipt=receipt_of(letter), kind="receipt")
         return Outcome("receipt", " ".join(paragraphs)[:500], game_id, [reply])
 
     def seat_receipt(self, session: Session, table: Table, seat: Seat, receipt: dict[str, Any],
                      kind: str) -> Outcome:
         """The receipt of a seat's orders, with the lines to answer with."""
-        reply = self.notices.post(session, table, seat.address, seat.role, "Receipt", [], receipt=receipt, kind=kind,
+        reply = self.notices.post(session, table, seat.address, seat.role, receipt_title(receipt), [],
+                                  receipt=receipt, kind=kind,
                                   envelope=envelope_lines(table.game.id, seat.role, table.game.phase_label,
                                                           seat.secret))
         return Outcome("receipt", receipt.get("verdict", ""), table.game.id, [reply])

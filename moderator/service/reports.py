@@ -18,6 +18,7 @@ from moderator.core.contract import OBSERVER, Engine, Event, View
 from moderator.mail.commands import PLAYER, commands_for, help_lines
 from moderator.mail.compose import Attachment, Outgoing, thread_headers, thread_root
 from moderator.render.texts import render
+from moderator.service.standing import answered_line, standing_in_force
 
 
 @dataclass(frozen=True)
@@ -79,8 +80,10 @@ def compose_report(engine: Engine[Any], environment: Environment, addressing: Ad
                    state: Any, events: Sequence[Event], payload: dict[str, Any]) -> Outgoing:
     """Build one report mail from the role's view, its visible events and the logged payload."""
     context, view = report_context(engine, environment, addressing, game_id, state, events, payload)
-    map_png = engine.map_png(view)
-    detail_png = engine.map_detail_png(view) if map_png else None
+    # The whole map comes once per game turn (payload "whole_map", logged so replay renders the same
+    # mail); a later mail of the turn has the close-up of what changed only.
+    map_png = engine.map_png(view) if payload.get("whole_map", True) else None
+    detail_png = engine.map_detail_png(view)
     if not map_png:
         context["map_cid"] = None
     context["detail_cid"] = f"detail.{game_id}.{payload['seq']}@{addressing.domain}" if detail_png else None
@@ -89,11 +92,11 @@ def compose_report(engine: Engine[Any], environment: Environment, addressing: Ad
     inline = []
     attachments = []
     if map_png:
-        inline.append(Attachment("map.png", map_png, "image", "png", cid=context["map_cid"]))
-        attachments.append(Attachment(f"{game_id}-{payload['seq']}-map.png", map_png, "image", "png"))
+        inline.append(Attachment(f"{game_id}-{payload['seq']}-map.png", map_png, "image", "png",
+                                 cid=context["map_cid"]))
     if detail_png:
-        inline.append(Attachment("detail.png", detail_png, "image", "png", cid=context["detail_cid"]))
-        attachments.append(Attachment(f"{game_id}-{payload['seq']}-detail.png", detail_png, "image", "png"))
+        inline.append(Attachment(f"{game_id}-{payload['seq']}-detail.png", detail_png, "image", "png",
+                                 cid=context["detail_cid"]))
     calendar = deadline_calendar(game_id, payload, context["decisions"], addressing.domain)
     if calendar:
         attachments.append(Attachment("deadline.ics", calendar, "text", "calendar"))
@@ -104,7 +107,8 @@ def compose_report(engine: Engine[Any], environment: Environment, addressing: Ad
         reply_to=addressing.orders_address, inline=inline, attachments=attachments,
         in_reply_to=payload.get("in_reply_to", ""), references=tuple(payload.get("references", [])),
         list_id=f"<{game_id}.{addressing.domain}>",
-        extra_headers=thread_headers(thread_root(game_id, payload["role"], addressing.domain), payload["subject"]),
+        extra_headers=thread_headers(thread_root(game_id, payload["role"], addressing.domain),
+                                     payload.get("thread_topic", payload["subject"])),
     )
 
 
@@ -157,24 +161,45 @@ def report_context(engine: Engine[Any], environment: Environment, addressing: Ad
     outcome = payload.get("outcome")
     heading = payload["heading"]
     map_cid = f"map.{game_id}.{payload['seq']}@{addressing.domain}"
+    receipts = payload.get("receipts")
+    if receipts is None:  # a report logged before receipts could wait for it carried one
+        receipts = [payload["receipt"]] if payload.get("receipt") else []
     context = dict(
-        heading=heading, receipt=payload.get("receipt"), holds=payload.get("holds", []), events=lines,
+        heading=heading, receipts=receipts, holds=payload.get("holds", []), events=lines,
+        summary=summary_line(decisions, outcome, bool(payload.get("observer"))),
+        answered=[answered_line(a["source"], a["text"], a["prompt"], a["others"], a["choices"])
+                  for a in payload.get("answered", [])],
+        in_force=[] if payload.get("observer") else standing_in_force(engine, role, payload.get("standing", [])),
         view=view, role=role, decisions=decisions, outcome=outcome, queued=payload.get("queued", []),
         standing=payload.get("standing", []), agenda=payload.get("agenda", []), expired=payload.get("expired", []),
         commitment=payload["commitment"], seed=payload.get("seed"),
         orders_address=addressing.orders_address, envelope=payload.get("envelope", []),
         situation_text=text_template, situation_html=html_template, map_cid=map_cid,
         map_alt=f"Map of {game_id} as {role} sees it", game_id=game_id,
+        map_turn=None if payload.get("whole_map", True) else payload.get("map_turn"),
     )
     return context, view
 
 
+def summary_line(decisions: Sequence[dict[str, Any]], outcome: str | None, observer: bool) -> str:
+    """The first line under the heading: is anything asked, and by when."""
+    if outcome:
+        return "The game is over: " + outcome
+    if observer:
+        return "You are watching this game: this report is for reading only."
+    if not decisions:
+        return "Nothing is asked of you now; this report tells you how the game went on."
+    count = f"{len(decisions)} question{'s' if len(decisions) > 1 else ''}"
+    return f"Your move: {count} below, the first due {decisions[0]['deadline']}."
+
+
 def compose_notice(environment: Environment, addressing: Addressing, recipient: str, subject: str,
                    heading: str, paragraphs: Sequence[str], message_id: str, date: datetime,
-                   receipt: dict[str, Any] | None = None, envelope: Sequence[str] = (),
+                   receipt: dict[str, Any] | list[dict[str, Any]] | None = None, envelope: Sequence[str] = (),
                    in_reply_to: str = "", list_id: str = "") -> Outgoing:
+    receipts = receipt if isinstance(receipt, list) else [receipt] if receipt else []
     text = render(environment, "mail/notice.txt.j2", heading=heading, paragraphs=list(paragraphs),
-                  receipt=receipt, envelope=list(envelope), orders_address=addressing.orders_address)
+                  receipts=receipts, envelope=list(envelope), orders_address=addressing.orders_address)
     return Outgoing(recipient=recipient, subject=subject, text=text, message_id=message_id, date=date,
                     sender=addressing.orders_address, sender_name=addressing.orders_name,
                     reply_to=addressing.orders_address, in_reply_to=in_reply_to,

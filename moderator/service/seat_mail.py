@@ -32,7 +32,13 @@ from moderator.store.models import InboundMail, Seat, Submission
 #: A player's command: answers the message alone (nothing else in it is read).
 Answer = Callable[[Session, InboundMail, Envelope, Table, Seat], Outcome]
 #: Commands that change how the orders of the same message are taken, not answered apart.
-ORDER_MODIFIERS = ("CHECK", "CONTINUE")
+ORDER_MODIFIERS = ("CHECK", "CONTINUE", "NOTIFY")
+#: NOTIFY's choices, and what each means (said back in the receipt).
+NOTIFY_CHOICES = {
+    "TURN": "when something is asked of you and at the end of each game turn",
+    "EVERY": "whenever something happens in the game",
+    "ASKED": "only when something is asked of you (and at the end of the game)",
+}
 
 
 class SeatDesk:
@@ -134,6 +140,12 @@ class SeatDesk:
                                   f"{', '.join(bad)} could not be read. Fix {'them' if len(bad) > 1 else 'it'} "
                                   f"and send the whole message again.")
             return self.replies.seat_receipt(session, table, seat, receipt, "receipt")
+        if envelope.has("NOTIFY"):
+            note = set_notify(seat, envelope.argument("NOTIFY") or "")
+            receipt["notes"].append(note)
+            if not body.lines or not note.startswith("From now on"):
+                receipt["verdict"] = "" if not body.lines else "Nothing was applied: fix the NOTIFY line first."
+                return self.replies.seat_receipt(session, table, seat, receipt, "receipt")
         continue_at = next((n for n, c, _ in envelope.commands if c == "CONTINUE"), None)
         if envelope.has("CHECK"):
             receipt["verdict"] = check(table, seat, body, continue_at)
@@ -171,6 +183,15 @@ class SeatDesk:
         mine = [h for h in result.holds if h.role == seat.role]
         applied = sum(1 for s in result.steps if s.role == seat.role and s.source in ("script", "agenda"))
         return Outcome("applied", f"{applied} order(s) applied, {len(mine)} hold(s)", game.id, result.reports)
+
+
+def set_notify(seat: Seat, argument: str) -> str:
+    """NOTIFY: how often the seat is mailed; the sentence the receipt says back."""
+    choice = argument.strip().upper()
+    if choice not in NOTIFY_CHOICES:
+        return f"NOTIFY takes one of {', '.join(NOTIFY_CHOICES)} (e.g. NOTIFY ASKED); nothing was changed."
+    seat.notify = choice.lower()
+    return f"From now on you get mail {NOTIFY_CHOICES[choice]} (NOTIFY {choice})."
 
 
 def file_orders(table: Table, seat: Seat, body: ParsedBody, continue_at: int | None) -> None:

@@ -49,6 +49,9 @@ class Table:
     seats: dict[str, Seat]
     state: Any
     counters: dict[str, int]
+    # The snapshot the table was loaded from, held so that the session (whose identity map holds
+    # only weak references) still knows it when `snapshot` replaces it at the same log entry.
+    loaded_from: Snapshot | None = None
     # The events of one run's reports, read once (preload_events) and dropped after (forget_events).
     _events: list[tuple[int, Event]] | None = field(default=None, init=False, repr=False)
     _events_after: int = field(default=0, init=False, repr=False)
@@ -117,16 +120,28 @@ class Table:
         """The live (not voided) log entries after `after`, of `kinds` only when given."""
         return stored.live_log(self.session, self.game.id, after, kinds)
 
-    def _unflushed_log(self, after: int, kinds: tuple[str, ...]) -> list[tuple[int, str]]:
+    def answered_since(self, after: int, role: str) -> list[dict[str, Any]]:
+        """The answers a standing order, the game's default or a deadline gave for `role` after entry
+        `after` to questions in which the player had a real choice (for that role's report only)."""
+        answered = []
+        for _seq, entry_role, payload in self._unflushed_log(after, ("answer",), with_role=True):
+            raw = json.loads(payload)
+            if entry_role == role and raw.get("choices", 0) > 1:
+                answered.append({"source": raw["source"], "text": raw["text"], "prompt": raw["prompt"],
+                                 "others": raw["others"], "choices": raw["choices"]})
+        return answered
+
+    def _unflushed_log(self, after: int, kinds: tuple[str, ...], with_role: bool = False) -> list[Any]:
         """(seq, payload) of the log as `log` gives it, without flushing first: entries appended
         but not written yet come from the session.  (A run's reports read the log once, between
         its answers and its reports: flushing there would write the game and seats twice per run.)"""
         with self.session.no_autoflush:
             # (An entry voided in this session but not yet written reads as live in the database.)
-            stored = [(entry.seq, entry.payload_json) for entry in self.log(after, kinds) if not entry.void]
-        unwritten = [(row["seq"], row["payload_json"]) for row in deferred_rows(self.session, LogEntry)
+            stored = [(entry.seq, entry.role, entry.payload_json) for entry in self.log(after, kinds) if not entry.void]
+        unwritten = [(row["seq"], row["role"], row["payload_json"]) for row in deferred_rows(self.session, LogEntry)
                      if row["game_id"] == self.game.id and row["seq"] > after and row["kind"] in kinds]
-        return sorted(stored + unwritten)
+        rows = sorted(stored + unwritten)
+        return rows if with_role else [(seq, payload) for seq, _, payload in rows]
 
     def _read_events(self, after: int) -> list[tuple[int, Event]]:
         return [(seq, Event.from_json(raw)) for seq, payload in self._unflushed_log(after, ("setup", "answer"))
@@ -157,4 +172,4 @@ def load_table(session: Session, registry: Registry, game_id: str, for_update: b
     snapshot = stored.newest_snapshot(session, game_id)
     state = engine.load_state(snapshot.state) if snapshot else None
     counters = json.loads(snapshot.rng_counters_json) if snapshot else {}
-    return Table(session, game, engine, seats, state, counters)
+    return Table(session, game, engine, seats, state, counters, snapshot)

@@ -18,6 +18,16 @@ from moderator.core.contract import Decision, Engine, Event, Outcome
 from moderator.core.runner import Hold, Runner, Step
 from moderator.mail.compose import make_message_id, thread_root
 from moderator.service.absences import push_past_absences
+from moderator.service.cadence import (
+    Mark,
+    News,
+    answered_entry,
+    has_remarks,
+    hold_receipt,
+    report_subject,
+    should_mail,
+    take_held_receipts,
+)
 from moderator.service.reports import Addressing, compose_report
 from moderator.service.table import Table, dumps
 from moderator.settings import DeadlineSettings
@@ -34,6 +44,7 @@ class RunResult:
     reports: list[Outbox] = field(default_factory=list)
     finished: bool = False
     expired: list[tuple[str, Any]] = field(default_factory=list)  # (role, AgendaLine) unused when a turn ended
+    started_at: Mark | None = None  # where the game stood when the run began (for the end of a turn)
 
 
 def deadline_hours(settings: DeadlineSettings, game_settings: dict[str, Any], decision: Decision) -> float:
@@ -44,9 +55,11 @@ def deadline_hours(settings: DeadlineSettings, game_settings: dict[str, Any], de
 
 
 def step_payload(step: Step) -> dict[str, Any]:
-    return {"decision": step.decision, "kind": step.kind, "text": step.text, "source": step.source,
-            "line": step.line_no, "secret": step.secret,
-            "events": [e.to_json() for e in step.events], "draws": [d.to_json() for d in step.draws]}
+    payload = {"decision": step.decision, "kind": step.kind, "text": step.text, "source": step.source,
+               "line": step.line_no, "secret": step.secret,
+               "events": [e.to_json() for e in step.events], "draws": [d.to_json() for d in step.draws]}
+    payload.update(answered_entry(step))
+    return payload
 
 
 def defaulted_events(decision: Decision, text: str) -> list[Event]:
@@ -77,6 +90,7 @@ class TurnRunner:
         rng = table.rng()
         plans = {role: table.plan(role) for role in table.player_roles}
         result = RunResult()
+        result.started_at = Mark.of(engine, table.state)
         game_settings = json.loads(table.game.settings_json or "{}")
         # A forced run defaults only what was open when the referee forced it.
         forced = {d.key for d in engine.pending(table.state)} if force_defaults else set()
@@ -156,61 +170,55 @@ class TurnRunner:
 
     def report(self, table: Table, now: datetime, result: RunResult, receipts: dict[str, dict[str, Any]],
                report_all: bool) -> list[Outbox]:
-        """One mail per seat that has news, a question, a held script or a receipt."""
+        """Mail each seat this run has news for, as its NOTIFY choice and the game's cadence say
+        (service/cadence.py); a receipt with no mail to ride on waits for the seat's next one."""
         rows: list[Outbox] = []
         waiting_keys = {d.key for d in result.waiting}
-        finished = result.finished
+        engine = table.engine
+        boundary = result.started_at is not None and result.started_at.passed(
+            Mark.of(engine, table.state), engine.info.report_every)
         seats = list(table.players()) + table.observers()
         table.preload_events(min((s.last_report_seq for s in seats), default=0))
         for seat in seats:
             role = seat.role
             observer = seat.kind == "observer"
-            view_role = "observer" if observer else role
-            events = table.events_since(seat.last_report_seq, view_role)
             asked = set(json.loads(seat.asked_json or "[]"))
             mine = {d.key for d in result.waiting if d.role == role}
-            new_questions = mine - asked
             holds = [h for h in result.holds if h.role == role]
-            if not (events or new_questions or holds or role in receipts or finished or report_all):
+            news = News(asked=bool(mine - asked) or bool(holds),
+                        events=bool(table.events_since(seat.last_report_seq, "observer" if observer else role)),
+                        boundary=boundary, finished=result.finished, receipt=role in receipts,
+                        remark=role in receipts and has_remarks(receipts[role]))
+            if not should_mail("turn" if observer else seat.notify, news, report_all):
+                if role in receipts:
+                    hold_receipt(seat, receipts[role], now)
+                    table.session.add(seat)
                 continue
-            rows.append(self._report_one(table, seat, now, holds, receipts.get(role), observer, result.expired))
+            held = take_held_receipts(seat)
+            mailed = held + ([receipts[role]] if role in receipts else [])
+            rows.append(self._report_one(table, seat, now, holds, mailed, observer, result.expired))
             seat.asked_json = dumps(sorted((asked & waiting_keys) | mine))
             table.session.add(seat)
         table.forget_events()  # read once for the reports of this run only
         return rows
 
-    def _report_one(self, table: Table, seat: Seat, now: datetime, holds: list[Hold], receipt: dict[str, Any] | None,
-                    observer: bool, expired: Sequence[tuple[str, Any]] = ()) -> Outbox:
+    def _report_one(self, table: Table, seat: Seat, now: datetime, holds: list[Hold],
+                    receipts: list[dict[str, Any]], observer: bool, expired: Sequence[tuple[str, Any]] = ()) -> Outbox:
         engine = table.engine
-        plan = table.plan(seat.role) if not observer else None
         from_seq = seat.last_report_seq
         seq = table.game.last_seq + 1  # the report's own log entry
         message_id = make_message_id("report", table.game.id, seat.role, seq, self.addressing.domain)
-        outcome = engine.outcome(table.state)
-        payload: dict[str, Any] = {
-            "role": seat.role, "observer": observer, "address": seat.address, "seq": seq,
-            "from_seq": from_seq, "message_id": message_id, "date": now.isoformat(), "tz": seat.timezone,
-            "subject": f"[{table.game.id}/{seat.role}] {engine.info.title}",
-            "heading": f"{table.game.id}: {phase_title(engine, table.state)} ({seat.role.replace('_', ' ').title()})",
-            "in_reply_to": seat.last_report_message_id,
-            "references": list(dict.fromkeys(r for r in (thread_root(table.game.id, seat.role, self.addressing.domain),
-                                                         seat.last_report_message_id) if r)),
-            "receipt": receipt, "holds": [{"line_no": h.line_no, "text": h.text, "reason": h.reason,
-                                           "held": list(h.held)} for h in holds],
-            "queued": [line.render() for line in plan.script] if plan else [],
-            "standing": [s.render() for s in plan.standing] if plan else [],
-            "agenda": [a.render() for a in plan.agenda] if plan else [],
-            "expired": [f"line {line.line_no}: {line.render()}" for role, line in expired if role == seat.role],
-            "deadlines": json.loads(seat.deadlines_json or "{}") if not observer else {},
-            "commitment": table.game.commitment,
-            "seed": table.game.seed_hex if table.game.status == "over" else None,
-            "outcome": describe_outcome(outcome) if outcome else None,
-            "envelope": [] if observer else envelope_lines(table.game.id, seat.role, table.game.phase_label,
-                                                            seat.secret),
-        }
+        payload = self._payload(table, seat, now, holds, receipts, observer, expired, seq, message_id)
+        # The whole map once per game turn (and in the last report): a second mail of the turn shows
+        # the close-up of what changed, and says which mail had the map.
+        turn = table.engine.progress(table.state)[0]
+        payload["whole_map"] = seat.last_map_turn != turn or bool(payload["outcome"])
+        payload["map_turn"] = seat.last_map_turn
         events = table.events_since(from_seq, "observer" if observer else seat.role)
         outgoing = compose_report(engine, self.environment, self.addressing, table.game.id, table.state,
                                   events, payload)
+        if any(item.filename.endswith("-map.png") for item in outgoing.inline):
+            seat.last_map_turn = turn  # a game without a map never has one to point back to
         logged = table.append("report", seat.role, payload, now)
         assert logged == seq
         row = queue_mail(table.session, game_id=table.game.id, recipient=seat.address, message_id=message_id,
@@ -221,9 +229,49 @@ class TurnRunner:
         table.session.add(seat)
         return row
 
+    def _payload(self, table: Table, seat: Seat, now: datetime, holds: list[Hold], receipts: list[dict[str, Any]],
+                 observer: bool, expired: Sequence[tuple[str, Any]], seq: int, message_id: str) -> dict[str, Any]:
+        """Everything a report is rendered from besides the state and the events (logged, so replay
+        renders the same bytes)."""
+        engine = table.engine
+        plan = table.plan(seat.role) if not observer else None
+        outcome = engine.outcome(table.state)
+        deadlines = json.loads(seat.deadlines_json or "{}") if not observer else {}
+        asked = [d for d in engine.pending(table.state) if d.role == seat.role]
+        role_title = seat.role.replace("_", " ").title()
+        return {
+            "role": seat.role, "observer": observer, "address": seat.address, "seq": seq,
+            "from_seq": seat.last_report_seq, "message_id": message_id, "date": now.isoformat(), "tz": seat.timezone,
+            "subject": report_subject(table.game.id, engine.progress(table.state)[0], role_title, asked, deadlines,
+                                      seat.timezone, describe_winner(outcome) if outcome else None, observer),
+            "thread_topic": f"[{table.game.id}/{seat.role}] {engine.info.title}",
+            "heading": f"{table.game.id}: {phase_title(engine, table.state)} ({role_title})",
+            "in_reply_to": seat.last_report_message_id,
+            "references": list(dict.fromkeys(r for r in (thread_root(table.game.id, seat.role, self.addressing.domain),
+                                                         seat.last_report_message_id) if r)),
+            "receipts": receipts, "holds": [{"line_no": h.line_no, "text": h.text, "reason": h.reason,
+                                             "held": list(h.held)} for h in holds],
+            "answered": [] if observer else table.answered_since(seat.last_report_seq, seat.role),
+            "queued": [line.render() for line in plan.script] if plan else [],
+            "standing": [s.render() for s in plan.standing] if plan else [],
+            "agenda": [a.render() for a in plan.agenda] if plan else [],
+            "expired": [f"line {line.line_no}: {line.render()}" for role, line in expired if role == seat.role],
+            "deadlines": deadlines,
+            "commitment": table.game.commitment,
+            "seed": table.game.seed_hex if table.game.status == "over" else None,
+            "outcome": describe_outcome(outcome) if outcome else None,
+            "envelope": [] if observer else envelope_lines(table.game.id, seat.role, table.game.phase_label,
+                                                            seat.secret),
+        }
+
 
 def phase_title(engine: Engine[Any], state: Any) -> str:
     return engine.phase_title(state)
+
+
+def describe_winner(outcome: Outcome) -> str:
+    """`Soviet wins` or `a draw`, for a subject line."""
+    return "a draw" if outcome.winner is None else f"{outcome.winner.replace('_', ' ').title()} wins"
 
 
 def describe_outcome(outcome: Outcome) -> str:

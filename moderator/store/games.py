@@ -92,6 +92,13 @@ def due_game_ids(session: Session, now: datetime) -> list[str]:
         Game.status == "running", or_(col(Game.next_deadline) <= now, col(Game.ready_at) <= now))))
 
 
+def games_holding_receipts(session: Session) -> list[str]:
+    """Running games with a seat whose receipts wait for its next report (service/cadence.py)."""
+    held = select(Seat.game_id).join(Game, Game.id == Seat.game_id).where(  # type: ignore[arg-type]
+        Game.status == "running", Seat.held_receipts_json != "[]").distinct()
+    return list(session.exec(held))
+
+
 def running_game_ids(session: Session) -> list[str]:
     return list(session.exec(select(Game.id).where(Game.status == "running")))
 

@@ -59,6 +59,13 @@ class Seat(SQLModel, table=True):
     submitted_at: datetime | None = None
     reminded_json: str = Field(default="{}", sa_column=Column(Text, nullable=False, server_default="{}"))
     absences_json: str = Field(default="[]", sa_column=Column(Text, nullable=False, server_default="[]"))
+    # How often a player is mailed (NOTIFY): "turn" (asked, and at the end of each game turn),
+    # "every" (whenever something happens) or "asked" (only when asked).  Observers get "turn".
+    notify: str = Field(default="turn", max_length=8, sa_column_kwargs={"server_default": "turn"})
+    # Receipts of accepted orders waiting to ride on this seat's next report ([{"receipt", "held_at"}]).
+    held_receipts_json: str = Field(default="[]", sa_column=Column(Text, nullable=False, server_default="[]"))
+    #: the game turn of the last report that carried the whole map (it comes once per turn: issue 12)
+    last_map_turn: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
 class InboundMail(SQLModel, table=True):

@@ -76,7 +76,7 @@ def test_a_composed_message_reads_back_as_what_was_written(name):
         assert msg.get_body(("html",)) is None
     else:
         assert msg.get_body(("html",)).get_content().replace("\r\n", "\n") == out.html
-        assert msg.get_content_type() in ("multipart/alternative", "multipart/mixed")
+        assert msg.get_content_type() in ("multipart/alternative", "multipart/mixed", "multipart/related")
     for item in out.inline:
         part = next(p for p in msg.walk() if p["Content-ID"] == f"<{item.cid}>")
         assert part.get_content() == item.content and part.get_content_disposition() == "inline"
@@ -92,3 +92,15 @@ def test_the_bytes_are_reproducible_and_boundaries_come_from_the_message_id():
     other = outgoing(**{**out.__dict__, "message_id": "<report.vmt-0001.soviet.10.abc@demo.test>"}).to_bytes()
     first = email.message_from_bytes(out.to_bytes()).get_boundary()
     assert first and first != email.message_from_bytes(other).get_boundary()
+
+
+def test_each_image_travels_once_inline_in_the_html_and_nowhere_else():
+    """Issue 12: a map attached twice doubled a Narva player's mailbox.  The HTML shows each image by
+    its Content-ID; the plain text names it; the bytes are in the message once."""
+    out = VARIANTS["html with inline map"]
+    msg = email.message_from_bytes(out.to_bytes(), policy=email.policy.default)
+    images = [p for p in msg.walk() if p.get_content_maintype() == "image"]
+    assert len(images) == len(out.inline) >= 1
+    assert msg.get_content_type() == "multipart/related"
+    for item in out.inline:
+        assert f"cid:{item.cid}" in out.html

@@ -41,7 +41,7 @@ def test_a_game_starts_and_plays_by_real_mail(clean_mail, tmp_path):
     app.drain_outbox()
     for user, role in (("alice", "north"), ("bob", "south")):
         invitation = stack.wait_for(user, 1)[0]
-        assert f"[{created.game_id}/{role}]" in invitation["Subject"]
+        assert invitation["Subject"].startswith(f"[{created.game_id}] {role.title()}: Invitation")
         token = re.search(r"'JOIN ([A-Z0-9-]+)'", invitation.get_body(("plain",)).get_content()).group(1)
         stack.submit(user, order_mail(stack, user, f"JOIN {token}\n"), [stack.address("moderator")])
     stack.wait_for("moderator", 2)

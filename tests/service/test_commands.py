@@ -127,11 +127,15 @@ def test_every_mail_of_a_seat_threads_under_one_root(app):
     assert len(mails) >= 3  # invitation, welcome, first report
     root = mails[0]["Message-ID"]
     assert root == f"<thread.{created.game_id}.north@demo.test>"
-    subjects = {m["Subject"] for m in mails}
-    assert subjects == {f"[{created.game_id}/north] Duel (test game)"}
+    # Subjects say what each mail is (issue 12); Outlook's Thread-Topic stays the same for the seat.
+    assert [m["Subject"] for m in mails] == [
+        f"[{created.game_id}] North: Invitation: play Duel (test game) as North",
+        f"[{created.game_id}] North: Welcome: you hold the North seat",
+        f"[{created.game_id}] Turn 1 North: your move, due Sat 03 Jan 12:00 UTC"]
+    assert {m["Thread-Topic"] for m in mails} == {f"[{created.game_id}/north] Duel (test game)"}
     for previous, mail in itertools.pairwise(mails):
         assert mail["In-Reply-To"] == previous["Message-ID"]
         assert mail["References"].split()[0] == root
-        assert mail["Thread-Index"] == mails[1]["Thread-Index"] and mail["Thread-Topic"] == mail["Subject"]
+        assert mail["Thread-Index"] == mails[1]["Thread-Index"] and mail["Thread-Topic"] == mails[0]["Thread-Topic"]
         assert mail["List-Id"] == f"<{created.game_id}.demo.test>"
         assert mail["Reply-To"] == "moderator@demo.test"

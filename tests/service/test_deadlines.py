@@ -70,7 +70,7 @@ def test_deadlines_are_shown_in_each_players_time_zone(app):
     outcome = app.receive(player_mail("s@x.test", f"JOIN {created.invitations['south']}\nTZ Asia/Tokyo\n"))
     reports = {r.recipient: text_of(r.raw) for r in outcome.replies if r.kind == "report"}
     assert " EST;" in reports["n@x.test"] and " JST;" not in reports["n@x.test"]
-    assert "Nothing is needed from you now" in reports["s@x.test"]
+    assert "Nothing is asked of you now" in reports["s@x.test"]
 
 
 def test_extend_moves_every_open_deadline(seated):

@@ -74,11 +74,11 @@ STANDING = [
     StandingDefault("attack", "ATTACK DONE"), StandingDefault("loss", "LOSS AUTO"),
     StandingDefault("retreat", "RETREAT AUTO"), StandingDefault("advance", "ADVANCE AUTO"),
     StandingDefault("displace", "DISPLACE AUTO"), StandingDefault("barrage", "BARRAGE AUTO"),
-    StandingDefault("stavka", "STAVKA AUTO"), StandingDefault("freemove", "FREEMOVE NONE"),
+    StandingDefault("stavka", "STAVKA AUTO", ("soviet",)), StandingDefault("freemove", "FREEMOVE NONE", ("soviet",)),
     StandingDefault("regroup", "REGROUP NONE"), StandingDefault("rebuild", "REBUILD AUTO"),
-    StandingDefault("reroute", "REROUTE NONE"), StandingDefault("place", "PLACE AUTO"),
-    StandingDefault("land", "LAND NONE"), StandingDefault("coastal", "COASTAL FIRE"),
-    StandingDefault("improve", "IMPROVE AUTO"),
+    StandingDefault("reroute", "REROUTE NONE", ("german",)), StandingDefault("place", "PLACE AUTO"),
+    StandingDefault("land", "LAND NONE", ("soviet",)), StandingDefault("coastal", "COASTAL FIRE", ("german",)),
+    StandingDefault("improve", "IMPROVE AUTO", ("german",)),
 ]
 
 

@@ -358,7 +358,7 @@ def _supply_symbol(draw: ImageDraw.ImageDraw, at: Point, r: float, side: str) ->
 def _hex_number(draw: ImageDraw.ImageDraw, frame: Frame, h: str, fill: RGB, halo: RGB) -> None:
     """The number, with a halo of the hex's own colour so that roads and railways stop short of it."""
     cx, cy = frame.centre(h)
-    draw_text(draw, (cx, cy - 0.66 * frame.s), h, number_size(frame.s), fill, halo=halo)
+    draw_text(draw, (cx, cy - 0.66 * frame.s), h, number_size(frame.s), fill, halo=halo, crisp=True)
 
 
 def number_size(s: float) -> float:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from moderator.render.drawing import RGB
 
-HEX = 26  # full map: hex centre to corner in pixels; 35 columns make it 1414 px wide
+HEX = 22  # full map: hex centre to corner in pixels; 35 columns make it 1202 px wide (a map PNG ≤ 150 KB, issue 12)
 DETAIL_HEX = 44  # detail image: hex numbers and counter values about 15 px high
 DETAIL_MIN_HEX = 34  # zoom out no further to fit a wide action: a detail must stay a close-up
 DETAIL_SIZE = (720, 500)

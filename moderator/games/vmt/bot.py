@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from moderator.core.bots import ReportMail
 from moderator.games.vmt.board import geography
@@ -60,8 +60,6 @@ class VmtBrain:
     side: str
     public_map: Scenario  # the map everybody may see
     filed_standing: bool = False
-    cards_this_phase: int = 0
-    last_phase: str = ""
     memory: dict = field(default_factory=dict)
 
     def orders(self, report: ReportMail, rng: random.Random) -> list[str]:
@@ -73,9 +71,7 @@ class VmtBrain:
             lines += self.standing()
             self.filed_standing = True
         for decision in report.decisions:
-            answer = self.answer(decision, seen, scenario, rng)
-            if answer:
-                lines.append(answer)
+            lines += self.answer(decision, seen, scenario, rng)
         return lines
 
     def standing(self) -> list[str]:
@@ -88,60 +84,108 @@ class VmtBrain:
                 "STANDING support IF HOLD MORTARS: SUPPORT MORTARS",
                 "STANDING cover IF HOLD FIGHTER_COVER: COVER"]
 
-    def answer(self, decision, seen, scenario, rng: random.Random) -> str | None:
+    def answer(self, decision, seen, scenario, rng: random.Random) -> list[str]:
+        """The lines for one question: a whole phase's plan where the question opens a phase."""
         options = decision.options
         kind_hint = decision.key.rsplit(".", 1)[-1]
         if kind_hint == "card":
             return self.card(decision, seen, scenario, rng)
         if kind_hint == "reinforce":
-            return "REINFORCE NEXT" if seen["turn"] >= 4 and rng.random() < 0.6 else "REINFORCE NONE"
+            # The action phase comes next (L423: "before any card"): plan it in the same mail.
+            then = self.card(replace(decision, options=["PASS", "ASSAULT GROUP"]), seen, scenario, rng)
+            if seen["turn"] < 4 or rng.random() >= 0.6:
+                return ["REINFORCE NONE", *then]
+            return ["REINFORCE NEXT", *self.placements(decision.prompt, seen, scenario), *then]
         if kind_hint == "move":
             attacks = [o for o in options if o.startswith("MOVE") and o.split(" TO ")[-1].split()[0] in seen["enemy"]]
             if attacks and rng.random() < 0.7:
-                return rng.choice(attacks)
-            return "DONE"
+                return [rng.choice(attacks)]
+            return ["DONE"]
         if kind_hint == "discard":
-            return "DISCARD NONE"
+            # The opening bombardment and the action phase after it, planned in the same mail: an Air
+            # Strike on the strongest enemy area next to the front, then the assaults.
+            strikes = [f"PLAY AIR_STRIKE ATTACK {target}" for target in self.strike_targets(seen, scenario)[:1]
+                       if "air strike" in seen["hand"] or "air_strike" in seen["hand"]]
+            then = self.card(replace(decision, options=["PASS", "ASSAULT GROUP"]), seen, scenario, rng)
+            return ["DISCARD NONE", *strikes, "END", *then]
         if options:
-            return without_label(rng.choice(options))
-        return decision.default
+            return [without_label(rng.choice(options))]
+        return [decision.default] if decision.default else []
 
-    def card(self, decision, seen, scenario, rng) -> str:
+    def card(self, decision, seen, scenario, rng) -> list[str]:
+        """A careful player plans the whole phase in one mail: the bombardments worth firing then
+        END, or the assaults it can make at odds (each from another area) then END; when a plan did
+        not fit, it plans again from what is listed now."""
         options = decision.options
-        if seen["held"]:  # the last plan did not fit: take one of the listed plays instead
-            return rng.choice(options)
-        if "END" in options and not any(o.startswith("PASS") for o in options):
-            self.cards_this_phase += 1
-            if self.cards_this_phase > 3:
-                self.cards_this_phase = 0
-                return "END"
-        else:
-            self.cards_this_phase = 0
-        if "END" in options and any(o.startswith("PLAY") for o in options) and not any(
-                o.startswith("ASSAULT") for o in options):
-            plays = [o for o in options if o.startswith("PLAY")]
-            return rng.choice(plays) if rng.random() < 0.5 else "END"
-        attacks = []
-        if any(o.startswith("ASSAULT GROUP") for o in options):
-            for area, count in seen["own"].items():
-                if count < 2:
-                    continue
-                for target in scenario_neighbours(scenario, area):
-                    defenders = seen["enemy"].get(target)
-                    if defenders is not None and defenders <= count:
-                        attacks.append((count - defenders, rng.random(), f"ASSAULT GROUP {area} TO {target}"))
-        # The Axis attacks whenever it can do so at odds; the Soviet only with the odds in its favour.
-        wanted = 0 if self.side == "axis" else 1
-        good = [a for a in attacks if a[0] >= wanted]
-        if good:
-            using = "" if "assault" in seen["hand"] else " USING COUNTERATTACK"
-            return max(good)[2] + using
-        artillery = [o for o in options if o.startswith("PLAY") and "AIR_STRIKE INTERDICT" not in o]
-        if artillery and rng.random() < 0.6:
-            return rng.choice(artillery)
+        plays = [o for o in options if o.startswith("PLAY") and "AIR_STRIKE INTERDICT" not in o]
+        if "END" in options and plays and not any(o.startswith(("ASSAULT", "PASS")) for o in options):
+            return [*self.affordable(plays, seen["hand"], rng.choice((0, 1, 2)), rng), "END"]
+        attacks = self.planned_attacks(seen, scenario, rng) if any(
+            o.startswith("ASSAULT GROUP") for o in options) else []
+        if attacks:
+            return [*attacks, "END"]
+        if plays and rng.random() < 0.6:
+            return [*self.affordable(plays, seen["hand"], 1, rng), "END"]
         if any(o.startswith("PASS") for o in options):
-            return "PASS"
-        return "END"
+            return ["PASS"]
+        return ["END"]
+
+    def placements(self, prompt: str, seen, scenario) -> list[str]:
+        """The arriving blocks (named in the question) placed at once on an Axis map-edge area the
+        bot holds (L423), so that taking a reinforcement costs no extra round trip."""
+        named = re.search(r"\(([^()]+)\)\s+for\b", prompt)
+        room = {a.id: 3 - seen["own"][a.id] for a in scenario.areas_where(axis_edge=True)
+                if a.id in seen["own"]}  # 3 blocks at most in an area (L95)
+        lines = []
+        for block in named.group(1).split(",") if named else []:
+            roomiest = max(sorted(room), key=lambda area: room[area], default=None)
+            if roomiest is None or room[roomiest] <= 0:
+                return []  # nowhere it surely fits: answer each placement when asked
+            room[roomiest] -= 1
+            lines.append(f"PLACE {block.strip()} {roomiest}")
+        return lines
+
+    def planned_attacks(self, seen, scenario, rng) -> list[str]:
+        """Up to three assaults at odds, each from another area on another target (the Axis attacks
+        whenever the odds are even; the Soviet only with the odds in its favour)."""
+        wanted = 0 if self.side == "axis" else 1
+        candidates = []
+        for area, count in seen["own"].items():
+            if count < 2:
+                continue
+            for target in scenario_neighbours(scenario, area):
+                defenders = seen["enemy"].get(target)
+                if defenders is not None and count - defenders >= wanted:
+                    candidates.append((count - defenders, rng.random(), area, target))
+        # An assault plays an Assault card, or a Counterattack card in its place: as many as the hand holds.
+        cards = ["" for card in seen["hand"] if card == "assault"] + [
+            " USING COUNTERATTACK" for card in seen["hand"] if card == "counterattack"]
+        lines: list[str] = []
+        used: set[str] = set()
+        for _, _, area, target in sorted(candidates, reverse=True):
+            if area in used or target in used or len(lines) >= min(3, len(cards)):
+                continue
+            used |= {area, target}
+            lines.append(f"ASSAULT GROUP {area} TO {target}{cards[len(lines)]}")
+        return lines
+
+    @staticmethod
+    def strike_targets(seen, scenario) -> list[str]:
+        """Enemy areas next to the bot's own, the most crowded first."""
+        front = {t for area in seen["own"] for t in scenario_neighbours(scenario, area) if t in seen["enemy"]}
+        return sorted(front, key=lambda t: (-seen["enemy"][t], t))
+
+    @staticmethod
+    def affordable(plays: list[str], hand: list[str], wanted: int, rng: random.Random) -> list[str]:
+        """Up to `wanted` of the listed plays, no more of a card than the hand holds."""
+        left = [card.replace(" ", "_").upper() for card in hand]
+        chosen: list[str] = []
+        for play in rng.sample(plays, k=len(plays)):
+            card = play.split()[1]
+            if len(chosen) < wanted and card in left:
+                left.remove(card)
+                chosen.append(play)
+        return chosen
 
 
 def without_label(option: str) -> str:

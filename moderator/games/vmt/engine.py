@@ -53,11 +53,11 @@ STANDING = [
     StandingDefault("coordinate", "COORDINATE NONE"), StandingDefault("assets", "ASSETS NONE"),
     StandingDefault("support", "SUPPORT NONE"), StandingDefault("hits", "HITS AUTO"),
     StandingDefault("retreat", "RETREAT AUTO"), StandingDefault("keep", "KEEP AUTO"),
-    StandingDefault("counterattack", "COUNTERATTACK NONE"), StandingDefault("air", "AIRSTRIKE NONE"),
-    StandingDefault("cover", "COVER NONE"),
+    StandingDefault("counterattack", "COUNTERATTACK NONE"), StandingDefault("air", "AIRSTRIKE NONE", ("axis",)),
+    StandingDefault("cover", "COVER NONE", ("soviet",)),
     # Fighter Escort has no other use, so it is played when held (digest §3.3, A11); without the
     # card the standing answer is illegal and the default NONE applies just as fast.
-    StandingDefault("escort", "ESCORT"),
+    StandingDefault("escort", "ESCORT", ("axis",)),
 ]
 
 

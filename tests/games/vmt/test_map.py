@@ -74,5 +74,7 @@ def test_the_detail_image_is_wider_than_the_mail_and_centred_on_the_action():
     assert engine.map_detail_png(engine.view(pos.state, "axis")) is None  # nothing happened yet
     pos.order("axis", "ASSAULT GROUP A04")
     pos.order("axis", "MOVE 50/121 50/122 TO A08")
-    detail = Image.open(io.BytesIO(engine.map_detail_png(engine.view(pos.state, "axis"))))
+    png = engine.map_detail_png(engine.view(pos.state, "axis"))
+    assert len(png) <= 40_000  # a close-up's budget (issue 12)
+    detail = Image.open(io.BytesIO(png))
     assert detail.width >= WIDTH

@@ -1,0 +1,73 @@
+"""The standing orders in force for a player, the game's defaults included, each with how to change
+it (issue 12: "nothing decided for a player without their knowing").
+
+Every report and the welcome mail list them: a player who filed nothing sees what the game will
+answer for them (VMT's `SUPPORT NONE`, `COUNTERATTACK NONE` ...) and the line to write instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from moderator.core.contract import Engine
+from moderator.core.plans import ASK
+
+
+@dataclass(frozen=True)
+class InForce:
+    """One kind of question and what answers it for the player now."""
+
+    kind: str
+    title: str  # what the questions of this kind are about (the grammar's title for the kind)
+    answers: tuple[str, ...]  # the player's own standing lines, or the game's default answer
+    game_default: bool  # the answer is the game's, not the player's
+    change: str  # one line: how to change it
+
+    @property
+    def text(self) -> str:
+        answers = " / ".join(self.answers)
+        return f"{answers}  (the game's default)" if self.game_default else answers
+
+
+def kind_of(rendered: str) -> str:
+    """The kind of a standing line as `Standing.render` writes it: `STANDING SUPPORT IF ...: ...`."""
+    return rendered.split()[1].rstrip(":").lower()
+
+
+def standing_in_force(engine: Engine[Any], role: str, rendered: Sequence[str]) -> list[InForce]:
+    """Every kind the game answers by default for `role`, then any other the player filed, in that order."""
+    mine: dict[str, list[str]] = {}
+    for line in rendered:
+        mine.setdefault(kind_of(line), []).append(line)
+    defaults = {d.kind: d.answer for d in engine.info.standing_defaults if d.applies_to(role)}
+    kinds = list(dict.fromkeys([*defaults, *mine]))
+    found = []
+    for kind in kinds:
+        title = engine.grammar.kind_titles.get(kind, kind)
+        if kind in mine:
+            answers, game_default = tuple(mine[kind]), False
+        else:
+            answers, game_default = (defaults[kind] if defaults[kind] != ASK else "ASK (you are asked)",), True
+        found.append(InForce(kind, title, answers, game_default, how_to_change(engine, kind, answers, game_default)))
+    return found
+
+
+def how_to_change(engine: Engine[Any], kind: str, answers: Sequence[str], game_default: bool) -> str:
+    """One line: the form of a standing order of this kind with an example, and the way back."""
+    examples = [example for spec in engine.grammar.specs if spec.kind == kind
+                for example in (spec.examples or (spec.syntax,))]
+    current = {answer.split(": ", 1)[-1] for answer in answers}
+    example = next((e for e in examples if e not in current), examples[0] if examples else "<order>")
+    other = f"to be asked instead: ASK {kind}" if game_default else f"back to the game's default: STANDING CLEAR {kind}"
+    return f"change: STANDING {kind} [IF <test>]: {example}  |  {other}"
+
+
+def answered_line(source: str, text: str, prompt: str, others: Sequence[str], choices: int) -> str:
+    """One line of "answered for you": which standing order or default answered what, and what else was open."""
+    who = {"standing": f"Your standing order {text}",
+           "game-standing": f"The game's standing default {text} (you filed none for this)",
+           "default": f"The deadline passed: the default {text}"}[source]
+    more = f" and {choices - 1 - len(others)} more" if choices - 1 > len(others) else ""
+    return f"{who} answered: {prompt} (you could have answered {' | '.join(others)}{more})."
