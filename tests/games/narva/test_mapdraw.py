@@ -393,7 +393,9 @@ def test_several_results_on_one_hex_all_stay_readable_in_the_order_they_happened
     assert [chips[k][1] for k in (("barrages", 0), ("combats", 0), ("barrages", 1))] == ["P", "A1 D1", "Dr1"]
     for (kind, _index), box in boxes.items():
         colour = mapdraw_style.BARRAGE if kind == "barrages" else mapdraw_style.COMBAT
-        assert fill_share(image, box, colour) > 0.5, f"the {kind} chip {chips[(kind, _index)][1]} is covered"
+        # a covered chip shows next to none of its colour; a one-letter chip on the whole map's 22-px
+        # hexes is about half letter, half its own colour
+        assert fill_share(image, box, colour) >= 0.4, f"the {kind} chip {chips[(kind, _index)][1]} is covered"
     # in the order they happened: the first result over the hex number, the later ones after it
     (px, py), (cx_, cy_), (dx, dy) = (chips[k][0] for k in (("barrages", 0), ("combats", 0), ("barrages", 1)))
     cx, cy = frame.centre("2022")
