@@ -31,18 +31,18 @@ def league_by_token(session: Session, token_hash: str) -> League | None:
 
 
 def leagues_with_status(session: Session, statuses: Sequence[str]) -> list[League]:
-    return list(session.exec(select(League).where(col(League.status).in_(statuses)).order_by(League.id)))
+    return list(session.exec(select(League).where(col(League.status).in_(statuses)).order_by(col(League.id))))
 
 
 def all_leagues(session: Session) -> list[League]:
-    return list(session.exec(select(League).order_by(League.created_at)))
+    return list(session.exec(select(League).order_by(col(League.created_at))))
 
 
 def members(session: Session, league_id: str, statuses: Sequence[str] | None = None) -> list[LeagueMember]:
     query = select(LeagueMember).where(LeagueMember.league_id == league_id)
     if statuses is not None:
         query = query.where(col(LeagueMember.status).in_(statuses))
-    return list(session.exec(query.order_by(LeagueMember.id)))
+    return list(session.exec(query.order_by(col(LeagueMember.id))))
 
 
 def member_by_address(session: Session, league_id: str, address: str) -> LeagueMember | None:
@@ -59,7 +59,7 @@ def is_league_address(session: Session, address: str) -> bool:
 
 def rounds(session: Session, league_id: str) -> list[LeagueRound]:
     return list(session.exec(select(LeagueRound).where(LeagueRound.league_id == league_id)
-                             .order_by(LeagueRound.number)))
+                             .order_by(col(LeagueRound.number))))
 
 
 def round_of(session: Session, league_id: str, number: int) -> LeagueRound | None:
@@ -71,7 +71,7 @@ def games(session: Session, league_id: str, round_number: int | None = None) -> 
     query = select(LeagueGame).where(LeagueGame.league_id == league_id)
     if round_number is not None:
         query = query.where(LeagueGame.round == round_number)
-    return list(session.exec(query.order_by(LeagueGame.round, LeagueGame.id)))
+    return list(session.exec(query.order_by(col(LeagueGame.round), col(LeagueGame.id))))
 
 
 def game_by_game_id(session: Session, game_id: str) -> LeagueGame | None:
@@ -124,7 +124,7 @@ def offers(session: Session, league_id: str, status: str | None = None) -> list[
     query = select(ReserveOffer).where(ReserveOffer.league_id == league_id)
     if status is not None:
         query = query.where(ReserveOffer.status == status)
-    return list(session.exec(query.order_by(ReserveOffer.id)))
+    return list(session.exec(query.order_by(col(ReserveOffer.id))))
 
 
 def offer_for_seat(session: Session, league_game_id: int, role: str) -> ReserveOffer | None:
