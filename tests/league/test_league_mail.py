@@ -1,0 +1,102 @@
+"""A league by mail (issue 15): sign-up with JOIN LEAGUE, member and referee commands from the
+command table, rounds whose games are created through the lobby, results, standings mail, reserves."""
+
+from __future__ import annotations
+
+from moderator.mail.commands import MEMBER, ORGANISER, commands_for
+from tests.conftest import flat, make_app
+from tests.league.club import REFEREE, Club, last_mail, mails_to, scoring_registry
+
+PLAYERS = [f"p{n}@club.test" for n in range(1, 6)]
+
+
+def test_a_member_signs_up_by_mail_and_the_welcome_lists_the_member_commands(app):
+    club = Club.found(app)
+    outcome = club.join("ann@club.test", "AVAILABILITY 2\nSIDES south\n")
+    assert outcome.status == "joined", outcome.reason
+    welcome = flat(last_mail(app, "ann@club.test"))
+    assert "Your league secret is" in welcome and "LEAGUE cup" in welcome
+    for command in commands_for(MEMBER):
+        assert command.usage in welcome
+    with app.db.session() as session:
+        from moderator.store import leagues as stored
+
+        member = stored.member_by_address(session, "cup", "ann@club.test")
+        assert (member.timezone, member.availability, member.sides) == ("Europe/Madrid", 2, "south")
+
+
+def test_a_sign_up_with_an_unknown_side_or_zone_is_refused_and_a_stranger_s_bad_token_is_quarantined(app):
+    club = Club.found(app)
+    assert "not a side of this game" in flat(text_of_reply(club.join("bob@club.test", "SIDES east\n")))
+    assert "not a time zone" in flat(text_of_reply(club.app.receive(
+        __import__("tests.mailmaker", fromlist=["x"]).player_mail(
+            "bob@club.test", f"JOIN LEAGUE {club.token}\nTZ Mars/Olympus\n"))))
+    stranger = app.receive(__import__("tests.mailmaker", fromlist=["x"]).player_mail(
+        "eve@else.test", "JOIN LEAGUE AAAA-BBBB\n"))
+    assert stranger.status == "quarantined"
+
+
+def text_of_reply(outcome) -> str:
+    from tests.conftest import text_of
+
+    assert outcome.replies, outcome
+    return text_of(outcome.replies[0].raw)
+
+
+def test_the_referee_adds_seeds_removes_and_the_secret_is_checked(app):
+    club = Club.found(app)
+    refused = club.referee("ADD carl@club.test Carl\n", secret="AAAA-BBBB")
+    assert "referee SECRET" in flat(text_of_reply(refused))
+    answer = flat(text_of_reply(club.referee("ADD carl@club.test Carl\nADD dora@club.test\nSEED carl@club.test 1\n"
+                                             "REMOVE dora@club.test\n")))
+    assert "carl@club.test is a member" in answer and "seeded 1" in answer and "dora@club.test was removed" in answer
+    for command in commands_for(ORGANISER):
+        assert command.usage in answer  # the referee's receipt carries the referee's help
+    assert mails_to(app, "carl@club.test", "Your league secret is")
+
+
+def test_a_swiss_league_runs_by_mail_to_final_standings_with_ratings(tmp_path):
+    app = make_app(tmp_path, registry=scoring_registry())
+    club = Club.found(app, format="swiss", rounds=3, round_days=3.0, timeout="score", nmr_limit=50)
+    for address in PLAYERS:
+        assert club.join(address).status == "joined"
+    club.referee("START\n")
+    club.run()
+    league = club.league()
+    assert league.status == "over" and league.current_round == 3
+    rows = club.games()
+    assert len(rows) == 9 and sum(r.result == "bye" for r in rows) == 3  # 5 members: a bye each round
+    assert all(r.result in ("first", "second", "draw", "bye") for r in rows)
+    assert {r.how for r in rows if r.second_id} == {"score"}  # nobody played: each round's time ran out
+    pairs = [frozenset((r.first_id, r.second_id)) for r in rows if r.second_id]
+    assert len(pairs) == len(set(pairs))  # no rematch
+    final = flat(last_mail(app, PLAYERS[0]))
+    assert "final standings" in final and "Buch" in final and "S-B" in final
+    assert len(mails_to(app, PLAYERS[0], "standings after round")) == 2
+    with app.db.session() as session:
+        from moderator.store import leagues as stored
+
+        ratings = stored.ratings(session, PLAYERS, "*")
+        assert set(ratings) == set(PLAYERS) and all(r.deviation < 350 for r in ratings.values())
+    assert (app.settings.data_dir / "leagues" / "cup" / "index.html").exists()
+    assert mails_to(app, REFEREE, "referee secret")
+
+
+def test_a_round_out_of_time_waits_for_the_referee_s_result_under_the_adjudication_policy(app):
+    club = Club.found(app, format="round-robin", round_days=3.0, timeout="adjudicate", nmr_limit=50)
+    for address in PLAYERS[:4]:
+        club.join(address)
+    club.referee("START\n")
+
+    def adjudicate(club):
+        for text in mails_to(club.app, REFEREE, "needs your adjudication"):
+            game_id = text.split("Game ", 1)[1].split(" ", 1)[0]
+            if any(r.game_id == game_id and r.result == "pending" for r in club.games()):
+                answer = club.referee(f"RESULT {game_id} north\n")
+                assert "north wins, recorded" in flat(text_of_reply(answer))
+
+    club.run(on_step=adjudicate)
+    rows = club.games()
+    assert len(rows) == 6 and {r.how for r in rows} == {"adjudicated"} and {r.result for r in rows} == {"first"}
+    mine = [text for text in mails_to(app, PLAYERS[0], "The game is over")]
+    assert mine and "adjudicated by the league's referee" in flat(mine[0])
