@@ -3,18 +3,24 @@ standings after each round.  Each is queued with the caller's transaction throug
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from datetime import datetime
 
 from sqlmodel import Session
 
 from moderator.league.report import LeagueView, pairing_lines, table_lines
-from moderator.mail.commands import MEMBER, ORGANISER, commands_for, help_lines
+from moderator.mail.commands import MEMBER, ORGANISER, Audience, commands_for
 from moderator.service.notices import Notices
 from moderator.store.league_tables import League, LeagueMember
 from moderator.store.models import Outbox
 
 MEMBER_ROLE = "member"
+
+
+def command_help(audience: Audience) -> list[str]:
+    """One paragraph per command of the table (mail/commands.py): its usage, then what it does."""
+    return [f"{command.usage} -- {command.help_for(audience)}" for command in commands_for(audience)]
 
 
 def when(moment: datetime | None) -> str:
@@ -40,14 +46,14 @@ class Letters:
             f"{league.round_days:g} days). The sign-up closes {when(league.signup_deadline)}; round 1 starts then.",
             f"Your league secret is {secret}. Mail about the league starts with the lines 'LEAGUE {league.id}' "
             f"and 'SECRET {secret}'. Each round's game comes with its own invitation and its own seat secret.",
-            "League commands:", *help_lines(commands_for(MEMBER), column=16, audience=MEMBER)]
+            "League commands (each on a line of its own, after LEAGUE and SECRET):", *command_help(MEMBER)]
         return self.post(session, league, member.address, "welcome", paragraphs,
                          envelope=[f"LEAGUE {league.id}", f"SECRET {secret}"])
 
     def receipt(self, session: Session, league: League | None, recipient: str, lines: Sequence[str],
                 organiser: bool = False) -> Outbox:
         if organiser:
-            lines = [*lines, "Referee commands:", *help_lines(commands_for(ORGANISER), column=16, audience=ORGANISER)]
+            lines = [*lines, "Referee commands (after LEAGUE, ROLE referee and SECRET):", *command_help(ORGANISER)]
         title = f"{league.name}: your message" if league else "League: your message"
         return self.notices.post(session, None, recipient, MEMBER_ROLE, title, lines, kind="receipt")
 
@@ -97,12 +103,12 @@ class Letters:
     @staticmethod
     def _legend(view: LeagueView) -> list[str]:
         breaks = [t for t in view.league.tie_breaks.split(",") if t]
-        lines = ["Pts: points (win 1, draw ½, bye 1). W-D-L: won, drawn, lost over the board."]
+        text = "Pts: points (win 1, draw ½, bye 1). W-D-L: won, drawn, lost over the board. "
         if breaks:
-            lines.append("Ties are broken by " + ", then ".join(breaks) + ". Buch: Buchholz (opponents' points); "
-                         "S-B: Sonneborn-Berger; H2H: points against the members still level.")
-        lines.append("The side columns give won-drawn-lost on each side. Rating: Glicko-2, across the club.")
-        return lines
+            text += ("Ties are broken by " + ", then ".join(breaks) + " (Buch: Buchholz, the opponents' points; "
+                     "S-B: Sonneborn-Berger; H2H: points against the members still level). ")
+        text += "The side columns give won-drawn-lost on each side. Rating: Glicko-2, across the club."
+        return textwrap.wrap(text, 72)
 
     def offer(self, session: Session, league: League, recipient: str, offer_id: int, game_id: str, role: str,
               why: str, expires_at: datetime) -> Outbox:

@@ -199,13 +199,15 @@ class LeagueDesk:
         lines = [self.referee_command(session, league, command, argument) for command, argument in found.commands]
         return self._receipt(session, league, letter.sender, lines or ["No referee command found."], organiser=True)
 
-    def referee_command(self, session: Session, league: League, command: str, argument: str) -> str:
-        """One referee command (by mail or by the CLI); returns the answer."""
+    def referee_command(self, session: Session, league: League, command: str, argument: str,
+                        strict: bool = False) -> str:
+        """One referee command (by mail or by the CLI); returns the answer.  With `strict` (the CLI) a
+        command that cannot be carried out raises LeagueError instead of saying why in the answer."""
         if command not in names_for(ORGANISER):
-            return f"{command} is not a league referee command."
+            return self._refused(f"{command} is not a league referee command", strict)
         problem = BY_NAME[command].argument_problem(argument)
         if problem:
-            return problem
+            return self._refused(problem, strict)
         words = argument.split()
         now = self.clock.now()
         try:
@@ -220,7 +222,7 @@ class LeagueDesk:
                 return f"{member.address} was removed." + (f" Seats offered: {', '.join(games)}." if games else "")
             if command == "SEED":
                 if not words[1].isdigit():
-                    return "SEED needs a whole number: SEED <address> <seed>"
+                    raise LeagueError("SEED needs a whole number: SEED <address> <seed>")
                 member = self.office.seed(session, league, words[0].lower(), int(words[1]))
                 return f"{member.address} is seeded {member.seed}."
             if command == "START":
@@ -230,4 +232,10 @@ class LeagueDesk:
                 return self.rounds.record_result(session, league, words[0], words[1], now)
             return self._standings_line(league)
         except LeagueError as error:
-            return f"{command}: {error}."
+            return self._refused(f"{command}: {error}", strict)
+
+    @staticmethod
+    def _refused(problem: str, strict: bool) -> str:
+        if strict:
+            raise LeagueError(problem)
+        return problem.rstrip(".") + "."

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import timedelta
-
 from typing import Any
 
 from moderator.app import App
@@ -62,7 +61,8 @@ class Club:
         return outcome
 
     def member(self, address: str, body: str):
-        return self.app.receive(player_mail(address, f"LEAGUE {self.league_id}\nSECRET {self.secrets[address]}\n{body}"))
+        head = f"LEAGUE {self.league_id}\nSECRET {self.secrets[address]}\n"
+        return self.app.receive(player_mail(address, head + body))
 
     def referee(self, body: str, secret: str | None = None):
         return self.app.receive(player_mail(REFEREE, f"LEAGUE {self.league_id}\nROLE referee\n"
