@@ -50,6 +50,8 @@ class Member:
     bot: Bot
     secret: str = ""
     accepted: list[int] = field(default_factory=list)
+    withdrawn: bool = False
+    silent: bool = False
 
     def league_mail(self, clock: Clock) -> int:
         """Read the league's own mail first (the welcome's secret, reserve offers); the Bot reads the rest."""
@@ -107,7 +109,9 @@ class Referee:
 
 @dataclass(frozen=True)
 class DemoPlan:
-    """The demo league: how many members and reserves, its format and rounds, the game, and who falls silent."""
+    """The demo league: how many members and reserves, its format and rounds, the game, and the
+    members who drop out: one withdraws once their round-2 game has started (a reserve takes the
+    seat), one falls silent in round 3 (their deadlines pass: the NMR limit, or the round's end)."""
 
     engine: str = "vmt"
     players: int = 8
@@ -115,7 +119,9 @@ class DemoPlan:
     rounds: int = 3
     format: str = "swiss"
     round_days: float = 12.0
-    silent_member: int = 3  # this member stops answering reports from round 2 on (0: nobody)
+    turn_hours: float | None = None
+    withdrawing_member: int = 3  # 0: nobody
+    silent_member: int = 5  # 0: nobody
     nmr_limit: int = 2
 
 
@@ -126,6 +132,7 @@ def run_league_demo(app: LeagueHost, plan: DemoPlan, seed: int, progress: Callab
     created = app.leagues.office.declare(Declaration(
         "Demo Club League", plan.engine, format=plan.format, rounds=plan.rounds,  # type: ignore[arg-type]
         round_days=plan.round_days, signup_days=1.0, timeout="adjudicate", nmr_limit=plan.nmr_limit,
+        turn_hours=plan.turn_hours,
         reserve_hours=24.0, fallback="forfeit"), LEAGUE_ID, REFEREE)
     brains = app.registry.get(plan.engine).bots(app.registry.get(plan.engine).info.scenario().name)
     members = [_member(app, f"player{n}@club.demo", f"Player {n}", rng, brains) for n in range(1, plan.players + 1)]
@@ -171,9 +178,7 @@ def _play(app: LeagueHost, members: list[Member], reserves: list[Member], refere
     for cycle in range(1, max_cycles + 1):
         app.tick()
         status, number = _league_status(app)
-        if plan.silent_member:  # silent in round 2 only: NMRs, then a reserve takes the seat
-            members[plan.silent_member - 1].bot.silence = 1.0 if number == 2 else 0.0
-        sent = referee.step(clock)
+        sent = referee.step(clock) + _drop_outs(app, plan, members, number, clock)
         for member in members + reserves:
             sent += member.league_mail(clock) + member.bot.step(clock)
         if progress is not None:
@@ -187,6 +192,39 @@ def _play(app: LeagueHost, members: list[Member], reserves: list[Member], refere
             idle = 0
         clock.advance(minutes=7)
     raise RuntimeError(f"the league did not finish in {max_cycles} cycles")
+
+
+def _drop_outs(app: LeagueHost, plan: DemoPlan, members: list[Member], number: int, clock: Clock) -> int:
+    """The plan's dropouts: a withdrawal in round 2 once the member's game runs; silence in round 3."""
+    if plan.silent_member and number == 3 and not any(m.silent for m in members):
+        # the planned member, or the next one with a game this round (the planned one may have the bye)
+        order = members[plan.silent_member - 1:] + members[:plan.silent_member - 1]
+        chosen = next((m for m in order if not m.withdrawn and _playing(app, m.bot.address)), None)
+        if chosen is not None:
+            chosen.silent = True
+    for member in members:
+        member.bot.silence = 1.0 if member.withdrawn or (member.silent and number == 3) else 0.0
+    if not plan.withdrawing_member or number != 2:
+        return 0
+    leaving = members[plan.withdrawing_member - 1]
+    if leaving.withdrawn or not _playing(app, leaving.bot.address):
+        return 0
+    leaving.withdrawn = True
+    return send(leaving.bot, clock, "Withdrawal", f"LEAGUE {LEAGUE_ID}\nSECRET {leaving.secret}\nWITHDRAW\n")
+
+
+def _playing(app: LeagueHost, address: str) -> bool:
+    """Whether `address` holds a seat in a running game of the current round."""
+    with app.db.session() as session:
+        league = stored.league(session, LEAGUE_ID)
+        member = stored.member_by_address(session, LEAGUE_ID, address)
+        if league is None or member is None:
+            return False
+        for row in stored.games(session, LEAGUE_ID, league.current_round):
+            game = session.get(Game, row.game_id) if row.game_id else None
+            if member.id in (row.first_id, row.second_id) and game is not None and game.status == "running":
+                return True
+    return False
 
 
 def _league_status(app: LeagueHost) -> tuple[str, int]:
