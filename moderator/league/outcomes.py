@@ -78,22 +78,27 @@ def stop_game(table: Table, notices: Notices, winner: str | None, reason: str, n
 
 def record_ledger(ledger: dict[str, Reliability], table: Table, holders: dict[str, str]) -> None:
     """Add a finished game to its players' reliability ledgers: decisions answered in time (with the
-    time taken since the game last moved before the answer), and deadlines missed."""
+    time taken since the game last moved before the answer), and deadlines missed.  `holders` are the
+    seats' first players; a referee's REPLACE in the log hands a seat on from that entry."""
+    holders = dict(holders)
+    played = set(holders.values())
     previous: datetime | None = None
     for entry in table.log():
-        when = entry.created_at
+        payload = json.loads(entry.payload_json)
+        if entry.kind == "control" and payload.get("command") == "REPLACE" and payload.get("role") in holders:
+            holders[payload["role"]] = payload.get("address", "")
+            played.add(holders[payload["role"]])
         address = holders.get(entry.role)
         if entry.kind == "answer" and address in ledger:
-            source = json.loads(entry.payload_json).get("source", "")
             row = ledger[address]
-            if source in NOT_ANSWERED:
+            if payload.get("source", "") in NOT_ANSWERED:
                 row.missed += 1
-            elif source not in ANSWERED_FOR_THEM:
+            elif payload.get("source", "") not in ANSWERED_FOR_THEM:
                 row.answers += 1
                 if previous is not None:
-                    row.answer_seconds += max(0.0, (when - previous).total_seconds())
-        previous = when
-    for address in set(holders.values()):
+                    row.answer_seconds += max(0.0, (entry.created_at - previous).total_seconds())
+        previous = entry.created_at
+    for address in played:
         if address in ledger:
             ledger[address].games += 1
 

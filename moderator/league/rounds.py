@@ -233,8 +233,10 @@ class RoundKeeper:
                 row.how = row.how or "played"
             row.finished_at = now
             session.add(row)
-            holders = {seat.role: seat.address for seat in table.players()}
-            ledger = {address: stored.reliability(session, address) for address in set(holders.values())}
+            members = {m.id: m.address for m in stored.members(session, league.id)}
+            holders = {sides[0]: members[row.first_id], sides[1]: members.get(row.second_id, "")}
+            everyone = set(holders.values()) | {seat.address for seat in table.players()}
+            ledger = {address: stored.reliability(session, address) for address in everyone if address}
             record_ledger(ledger, table, holders)
             for entry in ledger.values():
                 session.add(entry)
