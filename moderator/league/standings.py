@@ -53,11 +53,15 @@ def standings(members: Sequence[tuple[int, int]], played: Sequence[Played], tie_
     for game in finished:
         _score(rows, game, sides)
     points = {member_id: row.points for member_id, row in rows.items()}
+    games_of: dict[int, list[Played]] = {member_id: [] for member_id in rows}
+    for game in finished:
+        for member_id in {game.first, game.second} & games_of.keys():
+            games_of[member_id].append(game)  # type: ignore[index]
     for row in rows.values():
-        row.tie_breaks = {name: _static(name, row.member_id, finished, points, row) for name in tie_breaks
-                          if name != "head-to-head"}
+        row.tie_breaks = {name: _static(name, row.member_id, games_of[row.member_id], points, row)
+                          for name in tie_breaks if name != "head-to-head"}
     seeds = dict(members)
-    ordered = _order(list(rows), ["points", *tie_breaks], rows, finished, seeds)
+    ordered = _order(list(rows), ["points", *tie_breaks], rows, games_of, seeds)
     table: list[Row] = []
     for group in ordered:  # members still level after every tie-break share a place
         for member_id in group:
@@ -101,13 +105,13 @@ def _static(name: str, member_id: int, played: Sequence[Played], points: dict[in
 
 
 def head_to_head(member_id: int, group: Sequence[int], played: Sequence[Played]) -> float:
-    """The points `member_id` scored against the other members of `group`."""
+    """The points `member_id` scored against the other members of `group` (`played`: their games)."""
     others = set(group) - {member_id}
     return sum(game.points_of(member_id) or 0.0 for game in played
                if game.result != "bye" and game.opponent_of(member_id) in others)
 
 
-def _order(group: list[int], criteria: Sequence[str], rows: dict[int, Row], played: Sequence[Played],
+def _order(group: list[int], criteria: Sequence[str], rows: dict[int, Row], games_of: dict[int, list[Played]],
            seeds: dict[int, int]) -> list[list[int]]:
     """`group` split into ordered sub-groups, each still level on every criterion."""
     if len(group) == 1 or not criteria:
@@ -116,12 +120,12 @@ def _order(group: list[int], criteria: Sequence[str], rows: dict[int, Row], play
     if name == "points":
         values = {m: rows[m].points for m in group}
     elif name == "head-to-head":
-        values = {m: head_to_head(m, group, played) for m in group}
+        values = {m: head_to_head(m, group, games_of[m]) for m in group}
         for m in group:
             rows[m].tie_breaks["head-to-head"] = values[m]
     else:
         values = {m: rows[m].tie_breaks[name] for m in group}
     ordered: list[list[int]] = []
     for value in sorted(set(values.values()), reverse=True):
-        ordered += _order([m for m in group if values[m] == value], rest, rows, played, seeds)
+        ordered += _order([m for m in group if values[m] == value], rest, rows, games_of, seeds)
     return ordered
