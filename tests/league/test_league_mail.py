@@ -82,21 +82,86 @@ def test_a_swiss_league_runs_by_mail_to_final_standings_with_ratings(tmp_path):
     assert mails_to(app, REFEREE, "referee secret")
 
 
+def adjudicate_for(side: str):
+    """The referee answers each request for adjudication with a win for `side`."""
+    def adjudicate(club):
+        for text in mails_to(club.app, REFEREE, "needs your adjudication"):
+            game_id = text.split("Game ", 1)[1].split(" ", 1)[0]
+            if any(r.game_id == game_id and r.result == "pending" for r in club.games()):
+                answer = club.referee(f"RESULT {game_id} {side}\n")
+                assert f"{side} wins, recorded" in flat(text_of_reply(answer))
+    return adjudicate
+
+
 def test_a_round_out_of_time_waits_for_the_referee_s_result_under_the_adjudication_policy(app):
     club = Club.found(app, format="round-robin", round_days=3.0, timeout="adjudicate", nmr_limit=50)
     for address in PLAYERS[:4]:
         club.join(address)
     club.referee("START\n")
 
-    def adjudicate(club):
-        for text in mails_to(club.app, REFEREE, "needs your adjudication"):
-            game_id = text.split("Game ", 1)[1].split(" ", 1)[0]
-            if any(r.game_id == game_id and r.result == "pending" for r in club.games()):
-                answer = club.referee(f"RESULT {game_id} north\n")
-                assert "north wins, recorded" in flat(text_of_reply(answer))
-
-    club.run(on_step=adjudicate)
+    club.run(on_step=adjudicate_for("north"))
     rows = club.games()
     assert len(rows) == 6 and {r.how for r in rows} == {"adjudicated"} and {r.result for r in rows} == {"first"}
     mine = [text for text in mails_to(app, PLAYERS[0], "The game is over")]
     assert mine and "adjudicated by the league's referee" in flat(mine[0])
+
+
+def test_a_seat_over_the_nmr_limit_with_no_reserve_is_forfeited_as_declared(app):
+    club = Club.found(app, format="round-robin", round_days=30.0, nmr_limit=1, fallback="forfeit")
+    club.join(PLAYERS[0])
+    club.join(PLAYERS[1])
+    club.referee("START\n")
+    app.tick()
+    club.answer_invitations()
+    app.clock.advance(hours=49)  # north's first deadline passes unanswered
+    app.tick()
+    app.tick()
+    row = club.games(1)[0]
+    assert (row.result, row.how) == ("second", "forfeit")
+    with app.db.session() as session:
+        from moderator.store import leagues as stored
+
+        [offer] = stored.offers(session, "cup")
+        assert (offer.status, offer.role, offer.leaving) == ("expired", "north", PLAYERS[0])
+        assert stored.reliability(session, PLAYERS[0]).dropped == 1
+    assert "it is forfeited" in flat(mails_to(app, PLAYERS[1], "The game is over")[0])
+    assert club.league().status == "over"  # two members: a single round
+
+
+def test_a_ladder_league_lets_a_winning_challenger_climb(app):
+    club = Club.found(app, format="ladder", rounds=2, round_days=3.0, timeout="adjudicate", nmr_limit=50)
+    for address in PLAYERS[:4]:
+        club.join(address)
+    club.referee("START\n")
+    club.run(on_step=adjudicate_for("north"))  # the first side wins every game
+    league = club.league()
+    import json
+
+    round1, [round2] = club.games(1), club.games(2)
+    after = sorted([r.first_id for r in round1] + [r.second_id for r in round1])  # seeded in sign-up order
+    assert {(r.first_id, r.second_id) for r in round1} == {(after[1], after[0]), (after[3], after[2])}
+    for row in round1:  # round 1: the challenger (below) plays the first side; a win takes the rung
+        if row.result == "first":
+            upper = after.index(row.second_id)
+            after[upper], after[upper + 1] = after[upper + 1], after[upper]
+    assert {round2.first_id, round2.second_id} == {after[1], after[2]}  # round 2: rungs 3 v 2
+    if round2.result == "second":  # round 2: the holder plays first, so the challenger won as second
+        after[1], after[2] = after[2], after[1]
+    assert json.loads(league.ladder_json) == after
+    assert after[:2] == [2, 1]  # the challengers won round 1, the holder round 2
+
+
+def test_members_change_availability_sides_and_reserve_by_mail_and_withdraw(app):
+    club = Club.found(app)
+    club.join("ann@club.test")
+    answer = flat(text_of_reply(club.member("ann@club.test", "AVAILABILITY 3\nSIDES north south\nRESERVE\n")))
+    assert "3 league game(s)" in answer and "north, south" in answer and "reserve pool" in answer
+    assert "not a side" in flat(text_of_reply(club.member("ann@club.test", "SIDES up\n")))
+    assert "SECRET" in flat(text_of_reply(club.app.receive(__import__("tests.mailmaker", fromlist=["x"]).player_mail(
+        "ann@club.test", "LEAGUE cup\nSECRET AAAA-BBBB\nWITHDRAW\n"))))
+    assert "withdrawn" in flat(text_of_reply(club.member("ann@club.test", "WITHDRAW\n")))
+    with app.db.session() as session:
+        from moderator.store import leagues as stored
+
+        member = stored.member_by_address(session, "cup", "ann@club.test")
+        assert (member.status, member.availability, member.sides) == ("withdrawn", 3, "north,south")

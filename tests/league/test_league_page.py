@@ -73,7 +73,7 @@ def test_the_league_page_fits_a_phone_and_a_desktop(league_page, tmp_path, width
 
 
 def test_each_member_s_calendar_holds_the_round_s_end_and_their_games_deadlines(league_page):
-    app, index = league_page
+    _, index = league_page
     feeds = sorted((index.parent / "calendars").glob("*.ics"))
     assert len(feeds) == len(PLAYERS)
     summaries = []
