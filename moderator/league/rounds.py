@@ -161,6 +161,8 @@ class RoundKeeper:
             rows = [r for r in stored.games(session, league_id, league.current_round)
                     if r.game_id is None and r.result == "pending"]
             members = {m.id: m for m in stored.members(session, league_id)}
+        if not rows:
+            return
         sides = sides_of(self.registry, league)
         secrets = {}
         settings = {"deadline_hours": {"phase": league.turn_hours, "setup": league.turn_hours}} \
@@ -198,6 +200,7 @@ class RoundKeeper:
 
     def advance(self, league_id: str, now: datetime) -> list[str]:
         """Collect results, handle dropouts and the round's time; close the round when every game is decided."""
+        self._open_games(league_id)  # games a crash left uncreated at the round's start
         with self.database.session() as session:
             league = self._league(session, league_id)
             self._collect(session, league, now)
