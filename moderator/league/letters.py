@@ -59,16 +59,23 @@ class Letters:
 
     def round_started(self, session: Session, view: LeagueView, number: int, member: LeagueMember,
                       game_id: str | None, side: str, opponent: str, ends_at: datetime) -> Outbox:
+        league = view.league
         if game_id is None:
-            lines = [f"Round {number} of {view.league.name}: you have a bye this round (1 point)."]
+            title = f"round {number}: a bye"
+            prose = [f"Round {number} of {league.name}: you have a bye this round (1 point)."]
         else:
-            lines = [f"Round {number} of {view.league.name}: you play {opponent} as "
-                     f"{side.replace('_', ' ').title()} in game {game_id}. The game's invitation, with the "
-                     f"JOIN line that takes your seat, comes in a separate mail.",
+            title = f"round {number}: you play {opponent}"
+            prose = [f"Round {number} of {league.name}: you play {opponent} as {side.replace('_', ' ').title()} "
+                     f"in game {game_id}. The game's invitation, with the JOIN line that takes your seat, comes "
+                     f"in a separate mail.",
                      f"The round ends {when(ends_at)}; a game still running then is decided "
-                     f"{self._timeout_words(view.league)}."]
-        lines += ["This round's pairings:", *pairing_lines(view, number)]
-        return self.post(session, view.league, member.address, f"round {number}", lines)
+                     f"{self._timeout_words(league)}."]
+        heading = f"{league.name}: {title}"
+        body = [heading, "=" * len(heading), ""]
+        for paragraph in prose:
+            body += [*textwrap.wrap(paragraph, 72), ""]
+        body += ["This round's pairings:", *pairing_lines(view, number), ""]
+        return self.post(session, league, member.address, title, [], body="\n".join(body) + "\n")
 
     @staticmethod
     def _timeout_words(league: League) -> str:
@@ -108,7 +115,7 @@ class Letters:
             text += ("Ties are broken by " + ", then ".join(breaks) + " (Buch: Buchholz, the opponents' points; "
                      "S-B: Sonneborn-Berger; H2H: points against the members still level). ")
         text += "The side columns give won-drawn-lost on each side. Rating: Glicko-2, across the club."
-        return textwrap.wrap(text, 72)
+        return textwrap.wrap(text, 72, break_on_hyphens=False)
 
     def offer(self, session: Session, league: League, recipient: str, offer_id: int, game_id: str, role: str,
               why: str, expires_at: datetime) -> Outbox:

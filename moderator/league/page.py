@@ -71,7 +71,7 @@ class LeaguePage:
         """Each finished game's archive (written once), linked from the page by its game id."""
         links = {}
         for line in view.games:
-            if line.game_id is None or line.status == "being created":
+            if line.game_id is None:
                 continue
             target = out / "games" / line.game_id
             if line.status == "over" and not (target / "index.html").exists():

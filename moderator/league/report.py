@@ -69,13 +69,15 @@ def played_of(rows: list[LeagueGame]) -> list[Played]:
     return [Played(row.round, row.first_id, row.second_id, row.result) for row in rows]  # type: ignore[arg-type]
 
 
-def build_view(session: Session, registry: Registry, league: League) -> LeagueView:
-    """Everything about `league` the mail and the page show."""
+def build_view(session: Session, registry: Registry, league: League, through: int | None = None) -> LeagueView:
+    """Everything about `league` the mail and the page show; the standings count the rounds up to
+    `through` (None: every result in, the current round's byes and finished games too)."""
     members = {m.id: m for m in stored.members(session, league.id) if m.id is not None}
     rows = stored.games(session, league.id)
     sides = sides_of(registry, league)
     in_play = [(m.id, m.seed or 10_000 + m.id) for m in members.values() if m.status != "reserve" and m.id]
-    table = standings(in_play, played_of(rows), [t for t in league.tie_breaks.split(",") if t],  # type: ignore[misc]
+    counted = [row for row in rows if through is None or row.round <= through]
+    table = standings(in_play, played_of(counted), [t for t in league.tie_breaks.split(",") if t],  # type: ignore[misc]
                       sides)
     addresses = [m.address for m in members.values()]
     view = LeagueView(league, registry.get(league.engine).info.title, sides, members, table,
@@ -93,7 +95,7 @@ def _line(session: Session, view: LeagueView, row: LeagueGame) -> GameLine:
     elif row.waiting == "adjudication":
         status = "adjudication awaited"
     elif game is None:
-        status = "being created"
+        status = "invitations follow"
     elif game.status == "over":
         status = "over"
     else:
@@ -138,8 +140,8 @@ def pairing_lines(view: LeagueView, number: int) -> list[str]:
             lines.append(f"  {line.first}: bye (1 point)")
             continue
         outcome = f"  {line.result}" if line.result else ""
-        lines.append(f"  {line.first} ({first}) v {line.second} ({second}): {line.game_id or '-'}, "
-                     f"{line.status}{outcome}")
+        where = f"{line.game_id}, {line.status}" if line.game_id else line.status
+        lines.append(f"  {line.first} ({first}) v {line.second} ({second}): {where}{outcome}")
     return lines
 
 

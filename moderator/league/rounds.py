@@ -295,7 +295,8 @@ class RoundKeeper:
             self._pair(session, league, current.number + 1, now)
         session.add(league)
         session.flush()
-        self.letters.standings(session, build_view(session, self.registry, league), current.number, final)
+        self.letters.standings(session, build_view(session, self.registry, league, through=current.number),
+                               current.number, final)
 
     def _rate(self, session: Session, league: League, rows: Sequence[LeagueGame], now: datetime) -> None:
         """One Glicko-2 rating period per round, for the game and overall; byes and forfeits are not rated."""

@@ -36,6 +36,12 @@ def test_a_sign_up_with_an_unknown_side_or_zone_is_refused_and_a_stranger_s_bad_
     assert stranger.status == "quarantined"
 
 
+def points_in(mail: str) -> float:
+    """The sum of the Pts column of a standings mail."""
+    rows = [line.split() for line in mail.splitlines() if line[:3].strip().isdigit() and "@" not in line]
+    return sum(float(row[2].replace("½", ".5")) if row[2] != "½" else 0.5 for row in rows)
+
+
 def text_of_reply(outcome) -> str:
     from tests.conftest import text_of
 
@@ -73,6 +79,8 @@ def test_a_swiss_league_runs_by_mail_to_final_standings_with_ratings(tmp_path):
     final = flat(last_mail(app, PLAYERS[0]))
     assert "final standings" in final and "Buch" in final and "S-B" in final
     assert len(mails_to(app, PLAYERS[0], "standings after round")) == 2
+    after_one = mails_to(app, PLAYERS[0], "standings after round 1")[0]
+    assert points_in(after_one) == 3.0  # two games and a bye: round 2's bye is not counted yet
     with app.db.session() as session:
         from moderator.store import leagues as stored
 
