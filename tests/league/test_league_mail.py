@@ -173,3 +173,19 @@ def test_members_change_availability_sides_and_reserve_by_mail_and_withdraw(app)
 
         member = stored.member_by_address(session, "cup", "ann@club.test")
         assert (member.status, member.availability, member.sides) == ("withdrawn", 3, "north,south")
+
+
+def test_round_1_honours_a_member_s_preferred_side(tmp_path):
+    for wish, expected in (("south", "second"), ("north", "first")):
+        app = make_app(tmp_path / wish)
+        club = Club.found(app, format="swiss")
+        club.join(PLAYERS[0], f"SIDES {wish}\n")
+        club.join(PLAYERS[1])
+        club.referee("START\n")
+        app.tick()
+        [row] = club.games(1)
+        with app.db.session() as session:
+            from moderator.store import leagues as stored
+
+            mine = stored.member_by_address(session, "cup", PLAYERS[0]).id
+        assert (row.first_id if expected == "first" else row.second_id) == mine, wish
