@@ -93,19 +93,30 @@ class Letters:
     def standings(self, session: Session, view: LeagueView, number: int, final: bool) -> list[Outbox]:
         """The standings mail to every member after a round (the final one says so)."""
         league = view.league
-        heading = f"{league.name}: {'final standings' if final else f'standings after round {number}'}"
+        title = "final standings" if final else f"standings after round {number}"
+        text = self._standings_text(view, title, number, final)
+        recipients = sorted({m.address for m in view.members.values() if m.status != "removed"}
+                            | {league.referee_address} - {""})
+        return [self.post(session, league, address, title, [], body=text) for address in recipients]
+
+    def standings_to(self, session: Session, view: LeagueView, recipient: str) -> Outbox:
+        """The standings as they stand now, to one member who asked (STANDINGS)."""
+        number = view.league.current_round
+        title = f"standings in round {number}" if view.league.status == "running" else "standings"
+        return self.post(session, view.league, recipient, title, [],
+                         body=self._standings_text(view, title, number, view.league.status == "over"))
+
+    def _standings_text(self, view: LeagueView, title: str, number: int, final: bool) -> str:
+        league = view.league
+        heading = f"{league.name}: {title}"
         body = [heading, "=" * len(heading), "",
                 f"{view.title}, {league.format}, round {number} of {league.rounds}.", "",
-                *table_lines(view), "", f"Round {number} results:", *pairing_lines(view, number), ""]
+                *table_lines(view), "", f"Round {number}:", *pairing_lines(view, number), ""]
         body += self._legend(view)
         if not final and league.current_round > number:
             body += ["", f"Round {league.current_round} pairings (invitations follow):",
                      *pairing_lines(view, league.current_round)]
-        text = "\n".join(body) + "\n"
-        title = "final standings" if final else f"standings after round {number}"
-        recipients = sorted({m.address for m in view.members.values() if m.status != "removed"}
-                            | {league.referee_address} - {""})
-        return [self.post(session, league, address, title, [], body=text) for address in recipients]
+        return "\n".join(body) + "\n"
 
     @staticmethod
     def _legend(view: LeagueView) -> list[str]:

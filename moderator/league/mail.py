@@ -21,6 +21,7 @@ from moderator.clock import Clock
 from moderator.league.letters import Letters
 from moderator.league.model import LeagueError
 from moderator.league.office import LeagueOffice, SignUp, member_secret_hash
+from moderator.league.report import build_view
 from moderator.league.reserves import Reserves
 from moderator.league.rounds import RoundKeeper
 from moderator.mail.commands import BY_NAME, MEMBER, ORGANISER, names_for
@@ -147,10 +148,14 @@ class LeagueDesk:
         if not found.secret or member_secret_hash(league.id, member.address, found.secret) != member.secret_hash:
             return self._receipt(session, league, letter.sender, [
                 "League commands need your league SECRET (it is in your welcome mail); nothing was done."])
-        lines = []
-        for command, argument in found.commands or [("STANDINGS", "")]:
-            lines.append(self._member_command(session, league, member.address, command, argument))
-        return self._receipt(session, league, letter.sender, lines)
+        commands = found.commands or [("STANDINGS", "")]
+        lines = [self._member_command(session, league, member.address, command, argument)
+                 for command, argument in commands]
+        outcome = self._receipt(session, league, letter.sender, lines)
+        if any(command == "STANDINGS" for command, _ in commands):
+            view = build_view(session, self.registry, league)
+            outcome.replies.append(self.letters.standings_to(session, view, letter.sender))
+        return outcome
 
     def _member_command(self, session: Session, league: League, address: str, command: str, argument: str) -> str:
         if command not in names_for(MEMBER):
@@ -186,7 +191,7 @@ class LeagueDesk:
     @staticmethod
     def _standings_line(league: League) -> str:
         return (f"{league.name} is in round {league.current_round} of {league.rounds} ({league.status}); the "
-                f"standings are mailed to every member after each round.")
+                f"standings follow in a separate mail (every member gets them after each round too).")
 
     # ------------------------------------------------------------------ the referee
 
@@ -197,7 +202,11 @@ class LeagueDesk:
             return self._receipt(session, league, letter.sender,
                                  ["Referee commands need the league's referee SECRET; nothing was done."])
         lines = [self.referee_command(session, league, command, argument) for command, argument in found.commands]
-        return self._receipt(session, league, letter.sender, lines or ["No referee command found."], organiser=True)
+        outcome = self._receipt(session, league, letter.sender, lines or ["No referee command found."], organiser=True)
+        if any(command == "STANDINGS" for command, _ in found.commands):
+            outcome.replies.append(self.letters.standings_to(session, build_view(session, self.registry, league),
+                                                             letter.sender))
+        return outcome
 
     def referee_command(self, session: Session, league: League, command: str, argument: str,
                         strict: bool = False) -> str:

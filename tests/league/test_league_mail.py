@@ -4,7 +4,7 @@ command table, rounds whose games are created through the lobby, results, standi
 from __future__ import annotations
 
 from moderator.mail.commands import MEMBER, ORGANISER, commands_for
-from tests.conftest import flat, make_app
+from tests.conftest import flat, make_app, text_of
 from tests.league.club import REFEREE, Club, last_mail, mails_to, scoring_registry
 
 PLAYERS = [f"p{n}@club.test" for n in range(1, 6)]
@@ -167,6 +167,8 @@ def test_members_change_availability_sides_and_reserve_by_mail_and_withdraw(app)
     assert "not a side" in flat(text_of_reply(club.member("ann@club.test", "SIDES up\n")))
     assert "SECRET" in flat(text_of_reply(club.app.receive(__import__("tests.mailmaker", fromlist=["x"]).player_mail(
         "ann@club.test", "LEAGUE cup\nSECRET AAAA-BBBB\nWITHDRAW\n"))))
+    asked = club.member("ann@club.test", "STANDINGS\n")
+    assert len(asked.replies) == 2 and "Pts" in text_of(asked.replies[1].raw) and "ann" in text_of(asked.replies[1].raw)
     assert "withdrawn" in flat(text_of_reply(club.member("ann@club.test", "WITHDRAW\n")))
     with app.db.session() as session:
         from moderator.store import leagues as stored
