@@ -3,9 +3,13 @@ command table, rounds whose games are created through the lobby, results, standi
 
 from __future__ import annotations
 
+import json
+
 from moderator.mail.commands import MEMBER, ORGANISER, commands_for
+from moderator.store import leagues as stored
 from tests.conftest import flat, make_app, text_of
 from tests.league.club import REFEREE, Club, last_mail, mails_to, scoring_registry
+from tests.mailmaker import player_mail
 
 PLAYERS = [f"p{n}@club.test" for n in range(1, 6)]
 
@@ -19,8 +23,6 @@ def test_a_member_signs_up_by_mail_and_the_welcome_lists_the_member_commands(app
     for command in commands_for(MEMBER):
         assert command.usage in welcome
     with app.db.session() as session:
-        from moderator.store import leagues as stored
-
         member = stored.member_by_address(session, "cup", "ann@club.test")
         assert (member.timezone, member.availability, member.sides) == ("Europe/Madrid", 2, "south")
 
@@ -29,9 +31,9 @@ def test_a_sign_up_with_an_unknown_side_or_zone_is_refused_and_a_stranger_s_bad_
     club = Club.found(app)
     assert "not a side of this game" in flat(text_of_reply(club.join("bob@club.test", "SIDES east\n")))
     assert "not a time zone" in flat(text_of_reply(club.app.receive(
-        __import__("tests.mailmaker", fromlist=["x"]).player_mail(
+        player_mail(
             "bob@club.test", f"JOIN LEAGUE {club.token}\nTZ Mars/Olympus\n"))))
-    stranger = app.receive(__import__("tests.mailmaker", fromlist=["x"]).player_mail(
+    stranger = app.receive(player_mail(
         "eve@else.test", "JOIN LEAGUE AAAA-BBBB\n"))
     assert stranger.status == "quarantined"
 
@@ -43,8 +45,6 @@ def points_in(mail: str) -> float:
 
 
 def text_of_reply(outcome) -> str:
-    from tests.conftest import text_of
-
     assert outcome.replies, outcome
     return text_of(outcome.replies[0].raw)
 
@@ -82,8 +82,6 @@ def test_a_swiss_league_runs_by_mail_to_final_standings_with_ratings(tmp_path):
     after_one = mails_to(app, PLAYERS[0], "standings after round 1")[0]
     assert points_in(after_one) == 3.0  # two games and a bye: round 2's bye is not counted yet
     with app.db.session() as session:
-        from moderator.store import leagues as stored
-
         ratings = stored.ratings(session, PLAYERS, "*")
         assert set(ratings) == set(PLAYERS) and all(r.deviation < 350 for r in ratings.values())
     assert (app.settings.data_dir / "leagues" / "cup" / "index.html").exists()
@@ -127,8 +125,6 @@ def test_a_seat_over_the_nmr_limit_with_no_reserve_is_forfeited_as_declared(app)
     row = club.games(1)[0]
     assert (row.result, row.how) == ("second", "forfeit")
     with app.db.session() as session:
-        from moderator.store import leagues as stored
-
         [offer] = stored.offers(session, "cup")
         assert (offer.status, offer.role, offer.leaving) == ("expired", "north", PLAYERS[0])
         assert stored.reliability(session, PLAYERS[0]).dropped == 1
@@ -143,8 +139,6 @@ def test_a_ladder_league_lets_a_winning_challenger_climb(app):
     club.referee("START\n")
     club.run(on_step=adjudicate_for("north"))  # the first side wins every game
     league = club.league()
-    import json
-
     round1, [round2] = club.games(1), club.games(2)
     after = sorted([r.first_id for r in round1] + [r.second_id for r in round1])  # seeded in sign-up order
     assert {(r.first_id, r.second_id) for r in round1} == {(after[1], after[0]), (after[3], after[2])}
@@ -165,14 +159,12 @@ def test_members_change_availability_sides_and_reserve_by_mail_and_withdraw(app)
     answer = flat(text_of_reply(club.member("ann@club.test", "AVAILABILITY 3\nSIDES north south\nRESERVE\n")))
     assert "3 league game(s)" in answer and "north, south" in answer and "reserve pool" in answer
     assert "not a side" in flat(text_of_reply(club.member("ann@club.test", "SIDES up\n")))
-    assert "SECRET" in flat(text_of_reply(club.app.receive(__import__("tests.mailmaker", fromlist=["x"]).player_mail(
+    assert "SECRET" in flat(text_of_reply(club.app.receive(player_mail(
         "ann@club.test", "LEAGUE cup\nSECRET AAAA-BBBB\nWITHDRAW\n"))))
     asked = club.member("ann@club.test", "STANDINGS\n")
     assert len(asked.replies) == 2 and "Pts" in text_of(asked.replies[1].raw) and "ann" in text_of(asked.replies[1].raw)
     assert "withdrawn" in flat(text_of_reply(club.member("ann@club.test", "WITHDRAW\n")))
     with app.db.session() as session:
-        from moderator.store import leagues as stored
-
         member = stored.member_by_address(session, "cup", "ann@club.test")
         assert (member.status, member.availability, member.sides) == ("withdrawn", 3, "north,south")
 
@@ -187,7 +179,5 @@ def test_round_1_honours_a_member_s_preferred_side(tmp_path):
         app.tick()
         [row] = club.games(1)
         with app.db.session() as session:
-            from moderator.store import leagues as stored
-
             mine = stored.member_by_address(session, "cup", PLAYERS[0]).id
         assert (row.first_id if expected == "first" else row.second_id) == mine, wish
