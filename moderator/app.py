@@ -167,6 +167,7 @@ class App:
                 table = load_table(session, self.registry, game_id, for_update=True)
                 table.game.ready_at = None
                 self.turns.run(table, now)
+        self.leagues.run_due()  # the leagues' rounds move on with their games (the daemon's "turns" job)
         return due
 
     def drain_outbox(self) -> int:
@@ -189,7 +190,6 @@ class App:
         """One pass of every job: poll, run what is due, send.  Returns (messages read, mails sent)."""
         read = len(self.poll_once())
         self.run_due()
-        self.leagues.run_due()
         self.send_reminders()
         self.send_held_receipts()
         sent = self.drain_outbox()
