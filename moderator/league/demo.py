@@ -4,8 +4,9 @@ The bots are the game demo's mail users (moderator/demo.py): they sign up with `
 the seat of each round's invitation, and play from their reports.  Two more sign up as reserves and
 take over a seat when offered: one member withdraws during round 2, another falls silent in round 3
 (their seat passes the NMR limit and goes to a reserve, or the round runs out of time first).  The
-league's referee is a bot too: it adjudicates a game whose round ran out of time.  The clock is injected: when nobody has anything to send it jumps to the next
-deadline, so a league of days plays in minutes.
+league's referee is a bot too: it adjudicates a game whose round ran out of time.  The clock is
+injected: when nobody has anything to send it jumps to the next deadline, so a league of days plays
+in minutes.
 """
 
 from __future__ import annotations

@@ -32,6 +32,10 @@ FALLBACKS: tuple[Fallback, ...] = ("forfeit", "adjudicate")
 Result = Literal["first", "second", "draw", "bye", "pending"]
 
 
+#: A member's reliability is judged only once this many of their decisions are on record.
+RECORD_DECISIONS = 5
+
+
 class LeagueError(ModeratorError):
     """A league command or declaration cannot be used; the message says why."""
 
@@ -58,6 +62,9 @@ class Declaration:
     nmr_limit: int = 3  # missed deadlines in one game before the seat is offered to reserves
     reserve_hours: float = 48.0  # how long an offer to reserves stays open
     fallback: Fallback = "forfeit"
+    # A sign-up criterion from the reliability ledger: the share of deadlines a member met in the
+    # club's league games (checked once they have RECORD_DECISIONS decisions on record; 0: none).
+    min_reliability: float = 0.0
 
     def check(self) -> None:
         """Raises LeagueError naming the first value that cannot be used."""
@@ -74,6 +81,8 @@ class Declaration:
             raise LeagueError("a league needs at least one round, of a positive number of days")
         if self.nmr_limit < 1:
             raise LeagueError("the NMR limit must be at least 1")
+        if not 0.0 <= self.min_reliability <= 1.0:
+            raise LeagueError("the reliability asked for is a share of deadlines met, from 0 to 1")
 
 
 @dataclass(frozen=True)

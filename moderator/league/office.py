@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sqlmodel import Session
 
 from moderator.clock import Clock
-from moderator.league.model import Declaration, LeagueError
+from moderator.league.model import RECORD_DECISIONS, Declaration, LeagueError
 from moderator.registry import Registry
 from moderator.service.games import new_secret, token_hash
 from moderator.store import leagues as stored
@@ -52,7 +52,8 @@ def declaration_of(league: League) -> Declaration:
     return Declaration(league.name, league.engine, league.scenario or None, json.loads(league.options_json),
                        league.format, league.rounds, league.round_days, 0.0, league.timeout,  # type: ignore[arg-type]
                        tuple(t for t in league.tie_breaks.split(",") if t),  # type: ignore[misc]
-                       league.turn_hours, league.nmr_limit, league.reserve_hours, league.fallback)  # type: ignore[arg-type]
+                       league.turn_hours, league.nmr_limit, league.reserve_hours, league.fallback,  # type: ignore[arg-type]
+                       league.min_reliability)
 
 
 def sides_of(registry: Registry, league: League) -> tuple[str, str]:
@@ -90,7 +91,8 @@ class LeagueOffice:
                 signup_deadline=now + timedelta(days=declaration.signup_days), timeout=declaration.timeout,
                 tie_breaks=",".join(declaration.tie_breaks), turn_hours=declaration.turn_hours,
                 nmr_limit=declaration.nmr_limit, reserve_hours=declaration.reserve_hours,
-                fallback=declaration.fallback, referee_address=referee_address.lower(),
+                fallback=declaration.fallback, min_reliability=declaration.min_reliability,
+                referee_address=referee_address.lower(),
                 referee_secret_hash=member_secret_hash(league_id, "referee", referee_secret),
                 signup_token_hash=token_hash(token), created_at=now))
         return CreatedLeague(league_id, token, referee_secret)
@@ -108,6 +110,8 @@ class LeagueOffice:
         if stored.member_by_address(session, league.id, entry.address) is not None:
             raise LeagueError(f"{entry.address} is already a member of league {league.id}")
         self._check_zone(entry.timezone)
+        if not by_referee:
+            self._check_reliability(session, league, entry.address)
         sides = self.checked_sides(league, entry.sides)
         secret = new_secret()
         member = LeagueMember(league_id=league.id, address=entry.address.lower(), name=entry.name[:120],
@@ -121,6 +125,18 @@ class LeagueOffice:
             league.ladder_json = json.dumps(json.loads(league.ladder_json) + [member.id])  # joins at the bottom
             session.add(league)
         return member, secret
+
+    @staticmethod
+    def _check_reliability(session: Session, league: League, address: str) -> None:
+        """Raises LeagueError when the league asks for a record the member's ledger falls short of."""
+        ledger = stored.ledgers(session, [address.lower()]).get(address.lower())
+        if not league.min_reliability or ledger is None or ledger.answers + ledger.missed < RECORD_DECISIONS:
+            return
+        share = ledger.met_share or 0.0
+        if share < league.min_reliability:
+            raise LeagueError(f"this league asks members to have met {league.min_reliability:.0%} of their "
+                              f"deadlines in the club's league games, and your record shows {share:.0%} "
+                              f"(the referee may still add you)")
 
     @staticmethod
     def _check_zone(zone: str) -> None:

@@ -30,6 +30,7 @@ class League(SQLModel, table=True):
     nmr_limit: int = 3
     reserve_hours: float = 48.0
     fallback: str = Field(default="forfeit", max_length=16)  # forfeit|adjudicate
+    min_reliability: float = 0.0  # share of deadlines met asked of a member signing up (0: none)
     referee_address: str = Field(default="", max_length=320)
     referee_secret_hash: str = Field(default="", max_length=128)
     signup_token_hash: str = Field(default="", max_length=128, index=True)

@@ -181,3 +181,20 @@ def test_round_1_honours_a_member_s_preferred_side(tmp_path):
         with app.db.session() as session:
             mine = stored.member_by_address(session, "cup", PLAYERS[0]).id
         assert (row.first_id if expected == "first" else row.second_id) == mine, wish
+
+
+def test_a_league_may_ask_for_a_reliable_record_at_sign_up(app):
+    club = Club.found(app, min_reliability=0.8)
+    with app.db.session() as session:
+        late = stored.reliability(session, "late@club.test")
+        late.answers, late.missed = 6, 4  # 60% of deadlines met
+        session.add(late)
+        new = stored.reliability(session, "new@club.test")
+        new.answers, new.missed = 1, 2  # too short a record to judge
+        session.add(new)
+    refused = flat(text_of_reply(club.join("late@club.test")))
+    assert "met 80% of their deadlines" in refused and "your record shows 60%" in refused
+    assert club.join("new@club.test").status == "joined"
+    assert club.join("fresh@club.test").status == "joined"
+    added = flat(text_of_reply(club.referee("ADD late@club.test Late\n")))
+    assert "late@club.test is a member" in added  # the referee may still add them

@@ -45,6 +45,7 @@ def _create_league() -> None:
         sa.Column('nmr_limit', sa.Integer(), nullable=False),
         sa.Column('reserve_hours', sa.Float(), nullable=False),
         sa.Column('fallback', AutoString(length=16), nullable=False),
+        sa.Column('min_reliability', sa.Float(), nullable=False),
         sa.Column('referee_address', AutoString(length=320), nullable=False),
         sa.Column('referee_secret_hash', AutoString(length=128), nullable=False),
         sa.Column('signup_token_hash', AutoString(length=128), nullable=False),
