@@ -198,3 +198,15 @@ def test_a_league_may_ask_for_a_reliable_record_at_sign_up(app):
     assert club.join("fresh@club.test").status == "joined"
     added = flat(text_of_reply(club.referee("ADD late@club.test Late\n")))
     assert "late@club.test is a member" in added  # the referee may still add them
+
+
+def test_a_league_starts_and_its_round_closes_on_either_database(db_url, tmp_path):
+    app = make_app(tmp_path, url=db_url, registry=scoring_registry())
+    club = Club.found(app, format="swiss", rounds=1, round_days=1.0, timeout="score", nmr_limit=50)
+    for address in PLAYERS[:3]:
+        assert club.join(address).status == "joined"
+    club.referee("START\n")
+    club.run()
+    rows = club.games()
+    assert len(rows) == 2 and {r.how for r in rows} == {"bye", "score"}
+    assert mails_to(app, PLAYERS[0], "final standings")
