@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from moderator.clock import Clock, SystemClock
+from moderator.league.service import Leagues
 from moderator.mail.hygiene import ReadLimits
 from moderator.mail.imap import ImapInbox
 from moderator.mail.maildir import InboundItem, MaildirInbox, MaildirOutbound
@@ -68,8 +69,11 @@ class App:
         self.lobby = Lobby(db, clock, registry, self.addressing, self.notices, self.turns)
         self.desk = SeatDesk(clock, self.addressing, self.environment, Replies(self.notices), self.turns,
                              settings.deadlines)
+        self.leagues = Leagues(db, clock, registry, self.lobby.create_game, self.notices, self.controls, self.turns,
+                               self.environment, self.html_archive, settings.orders_address,
+                               settings.data_dir / "leagues")
         self.mailroom = Mailroom(db, clock, registry, self.addressing, mail_limits(settings),
-                                 self.notices, self.lobby, self.desk, self.controls)
+                                 self.notices, self.lobby, self.desk, self.controls, leagues=self.leagues.desk)
         self.postman = Postman(db, clock)
         self.reminders = Reminders(db, clock, registry, self.notices, settings.deadlines.reminders_hours)
         self.held_receipts = HeldReceipts(db, clock, registry, self.notices, settings.deadlines.receipt_hold_minutes)
@@ -163,6 +167,7 @@ class App:
                 table = load_table(session, self.registry, game_id, for_update=True)
                 table.game.ready_at = None
                 self.turns.run(table, now)
+        self.leagues.run_due()  # the leagues' rounds move on with their games (the daemon's "turns" job)
         return due
 
     def drain_outbox(self) -> int:

@@ -20,6 +20,7 @@ from rich.markup import escape
 from rich.table import Table as RichTable
 
 from moderator.core.errors import ModeratorError
+from moderator.league import cli as league_commands
 from moderator.mail.addresses import address_problem
 from moderator.mail.commands import REFEREE, commands_for
 
@@ -32,6 +33,7 @@ db_cli = typer.Typer(help="Database maintenance.", no_args_is_help=True)
 app_cli.add_typer(mail_cli, name="mail")
 app_cli.add_typer(turn_cli, name="turn")
 app_cli.add_typer(db_cli, name="db")
+app_cli.add_typer(league_commands.build(lambda **overrides: make_app(**overrides), console), name="league")
 
 ConfigOption = Annotated[Path | None, typer.Option("--config", "-c", help="TOML settings file "
                                                       "(default: $MODERATOR_CONFIG; env MODERATOR_* overrides).")]
@@ -402,6 +404,8 @@ def demo(
         "demo-out"),
     seed: Annotated[int, typer.Option(help="Seed for the bots' choices (the dice seed stays secret "
                                            "until the end, as in any game).")] = 1,
+    league: Annotated[bool, typer.Option("--league", help="Play a whole club league of the game instead "
+                                                          "(8 members, 2 reserves, 3 Swiss rounds).")] = False,
 ) -> None:
     """Bots play a complete game by e-mail through the real loop; every mail stays in OUT."""
     import shutil
@@ -424,6 +428,8 @@ def demo(
     app.migrate()
     if game not in app.registry:
         fail(f"no game '{game}'; registered: {', '.join(app.registry.ids) or 'none'}")
+    if league:
+        raise typer.Exit(league_commands.demo(app, game, seed, console))
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("turn {task.completed}/{task.total}"),
                   TextColumn("{task.fields[phase]}"), console=console) as bar:
         task = bar.add_task(f"{game}: playing by mail", total=1, phase="")

@@ -13,9 +13,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-Audience = Literal["player", "referee"]
+Audience = Literal["player", "referee", "member", "organiser"]
 PLAYER: Audience = "player"
 REFEREE: Audience = "referee"
+#: A league's members and its referee (the organiser), writing about the league (league/mail.py).
+MEMBER: Audience = "member"
+ORGANISER: Audience = "organiser"
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,30 @@ COMMANDS: tuple[Command, ...] = (
     Command("ABSENT", (REFEREE,), "<role> <from YYYY-MM-DD> <to YYYY-MM-DD>",
             "a player is away: that seat's deadlines falling then move past the absence",
             "ABSENT north 2026-07-01 2026-07-14", min_words=3, max_words=3),
+    # League mail (issue 15): a sign-up is 'JOIN LEAGUE <token>'; later mail names the league.
+    Command("LEAGUE", (MEMBER, ORGANISER), "<league id>", "which league the message is for (with SECRET)",
+            "LEAGUE spring-cup", min_words=1, max_words=1),
+    Command("AVAILABILITY", (MEMBER,), "<games at once>",
+            "how many league games you can play at once (reserves are offered seats while they have room)",
+            "AVAILABILITY 2", min_words=1, max_words=1),
+    Command("SIDES", (MEMBER,), "<side> [<side>]", "the sides you prefer, best first (Swiss evens them out)",
+            "SIDES axis", min_words=1, max_words=4),
+    Command("RESERVE", (MEMBER,), "[OFF]", "volunteer to take over a seat when a player drops out (OFF: no more)",
+            "RESERVE", max_words=1),
+    Command("ACCEPT", (MEMBER,), "<offer number>", "take the seat a reserve offer names (the first to accept)",
+            "ACCEPT 3", min_words=1, max_words=1),
+    Command("WITHDRAW", (MEMBER,), "", "leave the league; a seat you hold in a running game goes to a reserve",
+            "WITHDRAW"),
+    Command("STANDINGS", (MEMBER, ORGANISER), "", "the league's standings and this round's pairings", "STANDINGS"),
+    Command("ADD", (ORGANISER,), "<address> [<name>]", "sign a member up", "ADD ann@example.org Ann Smith",
+            min_words=1, max_words=None),
+    Command("REMOVE", (ORGANISER,), "<address>", "take a member out; their running seat goes to a reserve",
+            "REMOVE ann@example.org", min_words=1, max_words=1),
+    Command("SEED", (ORGANISER,), "<address> <seed>", "set a member's seed (1 is the top)",
+            "SEED ann@example.org 1", min_words=2, max_words=2),
+    Command("START", (ORGANISER,), "", "close the sign-up and start round 1 now", "START"),
+    Command("RESULT", (ORGANISER,), "<game id> <side>|DRAW", "adjudicate a league game: its winning side, or DRAW",
+            "RESULT vmt-0003 axis", min_words=2, max_words=2),
 )
 
 BY_NAME = {command.name: command for command in COMMANDS}

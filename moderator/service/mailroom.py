@@ -23,6 +23,7 @@ import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Protocol
 
 from sqlmodel import Session
 
@@ -57,12 +58,20 @@ class MailLimits:
     rate_limit_per_hour: int
 
 
+class OtherDesk(Protocol):
+    """A desk for mail that is not about one game (the leagues): it answers a message, or returns None."""
+
+    def route(self, session: Session, letter: Letter) -> Outcome | None: ...
+
+
 class Mailroom:
     """Takes in mail and routes it; needs the database, the clock, the games, the addressing, the
-    limits, notices, and the services a message is handed to (lobby, seat desk, referee controls)."""
+    limits, notices, and the services a message is handed to (lobby, seat desk, referee controls,
+    and the league desk)."""
 
     def __init__(self, database: Database, clock: Clock, registry: Registry, addressing: Addressing,
-                 limits: MailLimits, notices: Notices, lobby: Lobby, desk: SeatDesk, controls: Controls):
+                 limits: MailLimits, notices: Notices, lobby: Lobby, desk: SeatDesk, controls: Controls,
+                 leagues: OtherDesk | None = None):
         self.database = database
         self.clock = clock
         self.registry = registry
@@ -73,6 +82,7 @@ class Mailroom:
         self.lobby = lobby
         self.desk = desk
         self.controls = controls
+        self.leagues = leagues
 
     # ------------------------------------------------------------------ intake
 
@@ -217,6 +227,10 @@ class Mailroom:
         envelope = read_envelope(letter.lines(), letter.subject)
         fill_from_quote(envelope, letter.text)
         refusal = self._refusal(letter)
+        if refusal is None and self.leagues is not None:  # league mail (JOIN LEAGUE, LEAGUE <id>)
+            routed = self.leagues.route(session, letter)
+            if routed is not None:
+                return self._quarantine(session, inbound, routed.reason) if routed.status == "quarantined" else routed
         if envelope.join_token and refusal is None:
             outcome = self.lobby.join(session, inbound, letter, envelope)
             if letter.others and outcome.status == "joined":  # the welcome does not name them

@@ -25,9 +25,10 @@ ALLOWED = {
     "demo": {"core", "mail", "service", "store", "clock"},
     "daemon": {"core", "mail", "service", "settings", "clock"},
     "doctor": {"core", "mail", "settings", "clock"},
-    "app": {"core", "mail", "service", "store", "render", "registry", "settings", "clock"},
+    "league": {"core", "mail", "service", "store", "render", "registry", "settings", "clock", "demo"},
+    "app": {"core", "mail", "service", "store", "render", "registry", "settings", "clock", "league"},
     "cli": {"core", "mail", "service", "store", "render", "registry", "settings", "clock", "app", "daemon",
-            "demo", "doctor", "games"},
+            "demo", "doctor", "games", "league"},
     "package": set(),
     "__main__": {"cli"},
 }

@@ -70,6 +70,16 @@ BAD_INPUTS: dict[str, list[list[str]]] = {
     "serve": [],
     "doctor": [],
     "db upgrade": [],
+    "league create": [["league", "create", "cup", "--game", "chess"],
+                      ["league", "create", "cup", "--game", "duel", "--format", "knockout"]],
+    "league add": [["league", "add", "nope", "a@x.test"]],
+    "league remove": [["league", "remove", "nope", "a@x.test"]],
+    "league seed": [["league", "seed", "nope", "a@x.test", "1"]],
+    "league start": [["league", "start", "nope"]],
+    "league result": [["league", "result", "nope", "duel-0001", "north"]],
+    "league list": [],
+    "league show": [["league", "show", "nope"]],
+    "league page": [["league", "page", "nope"]],
 }
 
 

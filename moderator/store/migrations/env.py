@@ -3,7 +3,7 @@
 from alembic import context
 from sqlmodel import SQLModel
 
-from moderator.store import models  # noqa: F401  (registers the tables)
+from moderator.store import league_tables, models  # noqa: F401  (registers the tables)
 
 config = context.config
 target_metadata = SQLModel.metadata

@@ -1,0 +1,155 @@
+"""A league as its members read it (issue 15): the standings with names, every round's pairings with
+each game's status, ratings and reliability.  The standings mail and the league page both show this."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session
+
+from moderator.league.model import Played
+from moderator.league.office import sides_of
+from moderator.league.ratings import OVERALL
+from moderator.league.standings import Row, standings
+from moderator.registry import Registry
+from moderator.store import leagues as stored
+from moderator.store.league_tables import League, LeagueGame, LeagueMember, LeagueRound, Rating, Reliability
+from moderator.store.models import Game
+
+RESULT_WORDS = {"first": "1-0", "second": "0-1", "draw": "½-½", "bye": "bye", "pending": ""}
+
+
+@dataclass
+class GameLine:
+    """One pairing as shown: who plays which side, the game, where it stands, and its result."""
+
+    round: int
+    first: str
+    second: str | None
+    game_id: str | None
+    status: str  # the game's status and phase, "bye", or "adjudication awaited"
+    result: str
+    how: str
+    deadline: datetime | None
+
+
+@dataclass
+class LeagueView:
+    league: League
+    title: str
+    sides: tuple[str, str]
+    members: dict[int, LeagueMember]
+    table: list[Row]
+    rounds: list[LeagueRound]
+    games: list[GameLine]
+    ratings: dict[str, Rating]
+    game_ratings: dict[str, Rating]
+    ledgers: dict[str, Reliability]
+    ladder: list[int]
+
+    def name(self, member_id: int | None) -> str:
+        if member_id is None:
+            return "bye"
+        member = self.members[member_id]
+        return member.name or member.address
+
+    def round_games(self, number: int) -> list[GameLine]:
+        return [line for line in self.games if line.round == number]
+
+    @property
+    def in_play(self) -> list[LeagueMember]:
+        """The members in the standings: everyone who was paired or may still be."""
+        return [m for m in self.members.values() if m.status != "reserve"]
+
+
+def played_of(rows: list[LeagueGame]) -> list[Played]:
+    return [Played(row.round, row.first_id, row.second_id, row.result) for row in rows]  # type: ignore[arg-type]
+
+
+def build_view(session: Session, registry: Registry, league: League, through: int | None = None) -> LeagueView:
+    """Everything about `league` the mail and the page show; the standings count the rounds up to
+    `through` (None: every result in, the current round's byes and finished games too)."""
+    members = {m.id: m for m in stored.members(session, league.id) if m.id is not None}
+    rows = stored.games(session, league.id)
+    sides = sides_of(registry, league)
+    in_play = [(m.id, m.seed or 10_000 + m.id) for m in members.values() if m.status != "reserve" and m.id]
+    counted = [row for row in rows if through is None or row.round <= through]
+    table = standings(in_play, played_of(counted), [t for t in league.tie_breaks.split(",") if t],  # type: ignore[misc]
+                      sides)
+    addresses = [m.address for m in members.values()]
+    view = LeagueView(league, registry.get(league.engine).info.title, sides, members, table,
+                      stored.rounds(session, league.id), [], stored.ratings(session, addresses, OVERALL),
+                      stored.ratings(session, addresses, league.engine), stored.ledgers(session, addresses),
+                      json.loads(league.ladder_json))
+    view.games = [_line(session, view, row) for row in rows]
+    return view
+
+
+def _line(session: Session, view: LeagueView, row: LeagueGame) -> GameLine:
+    game = session.get(Game, row.game_id) if row.game_id else None
+    if row.second_id is None:
+        status = "bye"
+    elif row.waiting == "adjudication":
+        status = "adjudication awaited"
+    elif game is None:
+        status = "invitations follow"
+    elif game.status == "over":
+        status = "over"
+    else:
+        status = f"{game.status}, {game.phase_label}" if game.phase_label else game.status
+    return GameLine(row.round, view.name(row.first_id), view.name(row.second_id) if row.second_id else None,
+                    row.game_id, status, RESULT_WORDS.get(row.result, row.result), row.how,
+                    game.next_deadline if game is not None and game.status == "running" else None)
+
+
+def table_lines(view: LeagueView) -> list[str]:
+    """The standings as fixed-width text lines (a mail is read in a monospaced font as often as not)."""
+    breaks = [t for t in view.league.tie_breaks.split(",") if t]
+    short = {"buchholz": "Buch", "sonneborn-berger": "S-B", "head-to-head": "H2H", "wins": "Wins"}
+    width = max([len(view.name(r.member_id)) for r in view.table] + [6])
+    head = f"{'#':>3}  {'Member':<{width}}  {'Pts':>4}  {'W-D-L':>7}" + "".join(f"  {short[b]:>5}" for b in breaks)
+    head += "".join(f"  {side.replace('_', ' ').title()[:9]:>9}" for side in view.sides) + "  Rating"
+    lines = [head, "-" * len(head)]
+    for row in view.table:
+        member = view.members[row.member_id]
+        rating = view.ratings.get(member.address)
+        left = " (left)" if member.status in ("withdrawn", "removed") else ""
+        line = (f"{row.place:>3}  {view.name(row.member_id):<{width}}  {_points(row.points):>4}  "
+                f"{f'{row.wins}-{row.draws}-{row.losses}':>7}")
+        line += "".join(f"  {_points(row.tie_breaks.get(b, 0.0)):>5}" for b in breaks)
+        line += "".join(f"  {row.side_record(side):>9}" for side in view.sides)
+        line += f"  {rating.rating:6.0f}" if rating is not None and rating.games else "       -"
+        lines.append(line + left)
+    return lines
+
+
+def _points(value: float) -> str:
+    whole = int(value)
+    return f"{whole}½" if value - whole == 0.5 and whole else "½" if value == 0.5 else f"{value:g}"
+
+
+def pairing_lines(view: LeagueView, number: int) -> list[str]:
+    """A round's pairings as text: first side's member, second side's, the game and its state."""
+    first, second = (side.replace("_", " ").title() for side in view.sides)
+    lines = []
+    for line in view.round_games(number):
+        if line.second is None:
+            lines.append(f"  {line.first}: bye (1 point)")
+            continue
+        outcome = f"  {line.result}" if line.result else ""
+        where = f"{line.game_id}, {line.status}" if line.game_id else line.status
+        lines.append(f"  {line.first} ({first}) v {line.second} ({second}): {where}{outcome}")
+    return lines
+
+
+def summary(view: LeagueView) -> dict[str, Any]:
+    """The league's declaration in words, for the mail and the page."""
+    league = view.league
+    return {"name": league.name, "id": league.id, "game": view.title, "format": league.format,
+            "rounds": league.rounds, "round_days": league.round_days, "timeout": league.timeout,
+            "tie_breaks": [t for t in league.tie_breaks.split(",") if t], "nmr_limit": league.nmr_limit,
+            "fallback": league.fallback, "status": league.status, "current_round": league.current_round,
+            "min_reliability": league.min_reliability}
