@@ -1,0 +1,20 @@
+"""The Hell of Stalingrad (Clash of Arms): a card game on four districts of building cards (issue 14).
+
+The rulebook is ../shared/rulebooks/hell-of-stalingrad.txt, cited by its headings as §<heading>
+(the table is in RULINGS.md); rulings are `ruling S-…`.
+
+Built: the basic game (3 turns, two players) whole. Not built yet: the advanced game (its 24 cards,
+heroes, Intercept, Promote, 2nd actions) and the four-player game.
+
+The modules form layers, lowest first; each imports only from layers below it, at the top:
+
+1. scenario (the data), state (the types of the game state)
+2. board (the working copy of a state and the words the rules use)
+3. setup (the state at the start)
+4. effects (the icon primitives, Terror Tactics, spillover, sniper shots, deplete/supply/overrun)
+5. breaktest (§Battle 5), aftermath (§Battle 6)
+6. battle (§Battle 1-4: vanguards, intensity, initiative, action rounds)
+7. strategy (§Strategy 1-6 and victory)
+8. orders, conditions, narrate, views, mapdraw (what each role may see and say)
+9. bot, engine (the engine contract)
+"""
