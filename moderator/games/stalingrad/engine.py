@@ -97,7 +97,8 @@ class StalingradEngine(FrameStackEngine[StalingradState]):
     def phase_title(self, state: StalingradState) -> str:
         if state["result"] is not None:
             return "the game is over"
-        return f"turn {state['turn']} of {self._board(state).last_turn}, {build_view(self._board(state), REFEREE)['stage']}"
+        board = self._board(state)
+        return f"turn {state['turn']} of {board.last_turn}, {build_view(board, REFEREE)['stage']}"
 
     def progress(self, state: StalingradState) -> tuple[int, int]:
         return state["turn"], self._board(state).last_turn

@@ -33,6 +33,10 @@ def _break_dice(d: Mapping[str, Any]) -> str:
             f"{d['soviet']} dice ({_sources(d, 'soviet')}){pity}.")
 
 
+def _gains(side: Any) -> str:
+    return f"the {_s(side)} gains a die" if side else "nobody gains a die"
+
+
 def _break_roll(d: Mapping[str, Any]) -> str:
     result = {"german": "German Victory", "soviet": "Soviet Victory", "slaughter": "Bloody Slaughter"}[d["result"]]
     return f"Break Test roll: German {_dice(d['german'])}; Soviet {_dice(d['soviet'])}: {result}."
@@ -113,9 +117,10 @@ TEXT: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "routed": lambda d: f"Every German formation and unit at district {d['district']} is gone: Soviet victory.",
     "break_dice": _break_dice,
     "break_roll": _break_roll,
-    "slaughter_die": lambda d: (f"After the Bloody Slaughter {('the ' + _s(d['side']) + ' gains a die') if d['side'] else 'nobody gains a die'}"
-                                f": German {d['german']}, Soviet {d['soviet']} dice."),
-    "aftermath_depleted": lambda d: f"{d['formation']} is depleted{' and its leader graduates' if d['graduated'] else ''}.",
+    "slaughter_die": lambda d: (f"After the Bloody Slaughter {_gains(d['side'])}: German {d['german']}, Soviet "
+                                f"{d['soviet']} dice."),
+    "aftermath_depleted": lambda d: (f"{d['formation']} is depleted"
+                                     f"{' and its leader graduates' if d['graduated'] else ''}."),
     "battle_over": _battle_over,
     "game_over": lambda d: f"GAME OVER: {_s(d['winner'])} victory: {d['reason']}.",
 }

@@ -89,7 +89,8 @@ def _district(board: Board, district: str) -> dict[str, Any]:
     }
     if building:
         shown.update(terrain=building.terrain.replace("_", " "), concentration=building.concentration,
-                     defense=building.defense, german_initiative=", ".join(e.text() for e in building.german_initiative),
+                     defense=building.defense,
+                     german_initiative=", ".join(e.text() for e in building.german_initiative),
                      soviet_initiative=", ".join(e.text() for e in building.soviet_initiative))
     return shown
 

@@ -43,7 +43,7 @@ def battle_position(building: str, district: str, german: dict[str, int | None],
     state = fresh(seed, **options)
     state["turn"] = 1
     state["districts"][district] = empty_district(building)
-    for f, record in state["formations"].items():
+    for record in state["formations"].values():
         record.update(at="deck", depleted=False, leader=None)
     for side, formations in (("german", german), ("soviet", soviet)):
         state["sides"][side]["formation_deck"] = [f for f in state["sides"][side]["formation_deck"]

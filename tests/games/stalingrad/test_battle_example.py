@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from moderator.games.stalingrad.board import Board
-from tests.games.stalingrad.harness import apply, battle_position, board, carnage_with, defaults, fixed_dice, units
+from tests.games.stalingrad.harness import apply, battle_position, carnage_with, defaults, fixed_dice, units
 
 GERMAN = {"71ID": None, "14Pz": 1, "3Mot": 0}
 SOVIET = {"138RD": 1, "Militia1": 0, "Reserve": 0}
@@ -95,7 +95,8 @@ def play_rounds_1_to_6():
     state, _ = apply(state, "soviet", "TAKE SECOND")
     state, _ = apply(state, "soviet", "SNIPE LEADER 14Pz")
     state, _ = defaults(state)
-    after_5 = (state["formations"]["14Pz"]["leader"], state["districts"]["B"]["hold"], len(state["sides"]["german"]["hand"]))
+    after_5 = (state["formations"]["14Pz"]["leader"], state["districts"]["B"]["hold"],
+               len(state["sides"]["german"]["hand"]))
     # Round 6: Reign of Terror on the 3rd Motor (General's Doctrine): two Rubble Forts, and depletions of the
     # Militia Brigade (Machine Gun, one Rifle: it retreats, its Commissar killed) and the 92nd (Red Star: a
     # Molotov whose Precision Kill takes an Armor).

@@ -40,7 +40,8 @@ def test_named_components_carry_the_values_the_text_gives(s):
     """§Buildings B-D (Red Square), §Battle 1 vanguards, §Soviet Cards A-C, §Example cards."""
     red = s.building("RedSquare")
     assert (red.concentration, red.defense) == (3, 2)
-    assert [e.text() for e in red.german_initiative] == ["fire"] and [e.text() for e in red.soviet_initiative] == ["add NKVD"]
+    assert [e.text() for e in red.german_initiative] == ["fire"]
+    assert [e.text() for e in red.soviet_initiative] == ["add NKVD"]
     assert [e.text() for e in s.formation("14Pz").vanguard] == ["fire", "add Panzer"]
     assert [e.text() for e in s.formation("3Mot").vanguard] == ["add Armor", "add Motor"]
     assert [e.text() for e in s.formation("Reserve").vanguard] == ["add Rifle x3"]

@@ -108,7 +108,8 @@ def _check_buildings(s: Scenario, problems: Problems) -> None:
     for district in DISTRICTS:
         problems.require(per_district[district] == BUILDINGS // len(DISTRICTS),
                          f"buildings: district {district} has {per_district[district]} buildings, not 6")
-        problems.require(banks[district] == 1, f"buildings: district {district} has {banks[district]} River Banks, not 1")
+        problems.require(banks[district] == 1,
+                         f"buildings: district {district} has {banks[district]} River Banks, not 1")
 
 
 def _check_effects(s: Scenario, problems: Problems) -> None:
