@@ -24,7 +24,8 @@ def aftermath(board: Board) -> None:
             board.side("german")["trophies"].append(building)
     else:
         record["hold"] = 0  # §Battle 6 C: only the Hold Counter goes back to the Smoldering Ruins
-    board.emit("battle_over", district=district, building=building, winner=winner, routed=battle["routed"])
+    name = board.scenario.building(building).name if building else district
+    board.emit("battle_over", district=district, building=building, name=name, winner=winner, routed=battle["routed"])
     board.data["assaults"].pop(district, None)
     board.data["battle"] = None
 

@@ -27,7 +27,8 @@ def start_battle(board: Board, district: str) -> None:
         "rolls": [], "winner": None, "routed": False,
     }
     board.data["battle"] = record
-    board.emit("battle_begins", district=district, building=building, german=record["formations"]["german"],
+    board.emit("battle_begins", district=district, building=building, name=board.building_name(district),
+               german=record["formations"]["german"],
                soviet=record["formations"]["soviet"])
     board.push(new_frame(board.data, "battle"))
 
@@ -113,7 +114,7 @@ class Battle:
         context = {"district": battle["district"], "round": battle["round"]}
         if battle["stage"] == "hold_choice":
             card = board.scenario.carnage_card(battle["hold_card"] or "")
-            prompt = (f"Your Hold at {building} drew {card.id}: TAKE FIRST ({card.hold[0].text()}) or TAKE SECOND "
+            prompt = (f"The {side.title()} Hold at {building} drew {card.id}: TAKE FIRST ({card.hold[0].text()}) or TAKE SECOND "
                       f"({card.hold[1].text()}) (§Carnage C).")
             return [ask(frame, side, "holdpick", prompt, actions.hold_options(board, side), "TAKE AUTO",
                         context=context)]

@@ -56,7 +56,7 @@ def _unit_added(d: Mapping[str, Any]) -> str:
 def _battle_over(d: Mapping[str, Any]) -> str:
     how = " (every German formation and unit gone)" if d["routed"] else ""
     taken = "captured" if d["winner"] == "german" else "held"
-    return f"BATTLE OVER at district {d['district']}: {d['building']} is {taken}; {_s(d['winner'])} victory{how}."
+    return f"BATTLE OVER at district {d['district']}: {d['name']} is {taken}; {_s(d['winner'])} victory{how}."
 
 
 TEXT: dict[str, Callable[[Mapping[str, Any]], str]] = {
@@ -78,7 +78,7 @@ TEXT: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "building_readied": lambda d: f"District {d['district']}: {d['building']} is the new building.",
     "maneuvered": lambda d: f"{_s(d['side'])} maneuvers {', '.join(d['formations'])} to {d['building']}.",
     "maneuvers_over": lambda d: "Maneuvers complete; the battles follow in the German's order.",
-    "battle_begins": lambda d: (f"BATTLE for {d['building']} (district {d['district']}): German "
+    "battle_begins": lambda d: (f"BATTLE for {d['name']} (district {d['district']}): German "
                                 f"{', '.join(d['german'])} against Soviet {', '.join(d['soviet']) or 'no formation'}."),
     "intensity": lambda d: (f"Battle Intensity {d['intensity']} ({d['card']}): the Hold Counter starts on space "
                             f"{d['hold']}; initiative icon: {d['initiative']}."),
