@@ -114,8 +114,8 @@ class Battle:
         context = {"district": battle["district"], "round": battle["round"]}
         if battle["stage"] == "hold_choice":
             card = board.scenario.carnage_card(battle["hold_card"] or "")
-            prompt = (f"The {side.title()} Hold at {building} drew {card.id}: TAKE FIRST ({card.hold[0].text()}) or TAKE SECOND "
-                      f"({card.hold[1].text()}) (§Carnage C).")
+            prompt = (f"The {side.title()} Hold at {building} drew {card.id}: TAKE FIRST ({card.hold[0].text()}) or "
+                      f"TAKE SECOND ({card.hold[1].text()}) (§Carnage C).")
             return [ask(frame, side, "holdpick", prompt, actions.hold_options(board, side), "TAKE AUTO",
                         context=context)]
         if battle["stage"] != "rounds" or battle["acted"]:
