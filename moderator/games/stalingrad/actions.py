@@ -129,7 +129,7 @@ def reload_hand(board: Board, side: str, discards: tuple[str, ...], fire_distric
 
 def hold_options(board: Board, side: str) -> list[str]:
     """§Carnage C: the two options of the Hold card; a fire/bucket pair gives the German the fire and the
-    Soviet the bucket."""
+    Soviet the bucket; a fire without a bucket stays open to the Soviet too (ruling S-35)."""
     card = board.scenario.carnage_card(board.battle["hold_card"] or "")
     icons = {card.hold[0].icon, card.hold[1].icon}
     if icons == {"fire", "bucket"}:
@@ -153,7 +153,8 @@ def auto_hold(board: Board, side: str) -> str:
 
 
 def take_hold_option(board: Board, side: str, which: str) -> None:
-    """§Battle 4 Hold: resolve the chosen option; the Hold Counter advances once it is done."""
+    """§Battle 4 Hold: resolve the chosen option (one that cannot be used is lost, ruling S-79); the Hold Counter
+    advances once it is done."""
     if which not in hold_options(board, side):
         board.fail("the German takes the fire and the Soviet the bucket of a fire/bucket card (§Carnage C)",
                    hold_options(board, side))

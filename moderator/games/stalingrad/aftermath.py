@@ -24,6 +24,7 @@ def aftermath(board: Board) -> None:
             board.side("german")["trophies"].append(building)
     else:
         record["hold"] = 0  # §Battle 6 C: only the Hold Counter goes back to the Smoldering Ruins
+        # the units stay on the building for the next battle there (ruling S-71)
     name = board.scenario.building(building).name if building else district
     board.emit("battle_over", district=district, building=building, name=name, winner=winner, routed=battle["routed"])
     board.data["assaults"].pop(district, None)

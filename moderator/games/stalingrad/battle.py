@@ -63,7 +63,7 @@ def intensity(board: Board) -> None:
 
 
 def initiative(board: Board) -> None:
-    """§Battle 3, §Carnage B (ruling S-19): Stuka, Rat, or Binoculars (most Recon units, the Soviet wins
+    """§Battle 3 (the summary's "Initiative Effect", ruling S-59), §Carnage B (ruling S-19): Stuka, Rat, or Binoculars (most Recon units, the Soviet wins
     ties); the winner applies his Initiative Effect of the building and takes the first round."""
     battle = board.battle
     icon = board.scenario.carnage_card(battle["carnage_card"] or "").initiative

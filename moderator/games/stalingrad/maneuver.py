@@ -62,7 +62,8 @@ def defend_options(board: Board) -> list[str]:
 
 
 def maneuver(board: Board, frame: TurnFrame, side: str, order: Order) -> None:
-    """ASSAULT / DEFEND <building> WITH <formations>, or DONE (§Strategy 6)."""
+    """ASSAULT / DEFEND <building> WITH <formations>, or DONE (§Strategy 6: formations move from the Staging
+    Line, ruling S-42)."""
     if order.form == "done":
         if side == "german":
             if not frame["assaulted"]:

@@ -1,4 +1,5 @@
-"""The Tracking Card (§Tracking): Fire and Bucket Counters, the Inferno Den, Infernos."""
+"""The Tracking Card (§Tracking): Fire and Bucket Counters, the Inferno Den, Infernos.  The tracks' lengths
+are scenario data (ruling S-72: 4 Skull spaces, 5 Fire and 5 Bucket spaces before the Den)."""
 
 from __future__ import annotations
 

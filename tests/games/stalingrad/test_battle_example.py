@@ -137,6 +137,9 @@ def test_round_3_pistol_persuasion_with_the_motivator(rounds):
     soviet, depleted_138, german_hand_change, parked = rounds[1][2]
     assert soviet == {"Rifle": 1, "Fort": 1, "Recon": 1} and not depleted_138
     assert german_hand_change == -1 and sum(parked.values()) == 2
+    # ruling S-43: Pistol Persuasion's value is 2; ruling S-44: four Soviet formations now at the building
+    state = rounds[0]
+    assert state["battle"]["formations"]["soviet"] == ["138RD", "Militia1", "Reserve", "92Bde"]
 
 
 def test_round_4_paulus_reloads(rounds):
@@ -188,3 +191,5 @@ def test_dig_or_die_and_the_last_hold_into_the_inferno_den(rounds, monkeypatch):
     assert state["formations"]["Reserve"]["leader"] == 1  # graduated
     assert state["formations"]["138RD"]["depleted"] and state["formations"]["138RD"]["at"] == "staging"
     assert state["districts"]["B"]["building"] == "RedSquare" and state["districts"]["B"]["infernos"] == 1
+    # ruling S-71: the survivors stay on the building for the next assault there; the Hold Counter resets
+    assert units(state, "B", "soviet") == {"Fort": 3} and state["districts"]["B"]["hold"] == 0

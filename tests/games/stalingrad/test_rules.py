@@ -48,7 +48,7 @@ def test_setup_deals_hands_formations_and_decks():
     staging = [f for f, r in state["formations"].items() if r["side"] == "german" and r["at"] == "staging"]
     assert len(staging) == 4 and all(state["formations"][f]["leader"] == 0 for f in staging)
     assert len(state["sides"]["german"]["formation_deck"]) == 14
-    assert state["turn"] == 0 and len(state["sides"]["german"]["hand"]) == 5  # Paulus' hand size
+    assert state["turn"] == 0 and len(state["sides"]["german"]["hand"]) == 5  # Paulus' hand size (ruling S-73)
     assert len(state["sides"]["soviet"]["hand"]) == 4
     assert len(state["building_deck"]) == 20 + 6  # ruling S-01: six Volga Cards
     assert fresh()["turn"] >= 1  # §Strategy 1: the first Strategy Phase moves the Hourglass
@@ -330,3 +330,9 @@ def test_reinforcements_count_and_leader_cap():
     reinforce(b, "german", depleted=False)
     assert deck - len(b.side("german")["formation_deck"]) == 4 + 2
     assert b.leaders_in_play("german") <= 13
+
+
+def test_spellings_of_the_same_formation_are_accepted():
+    """Rulings S-46 and S-49: "Army Reserves" is the Army Reserve."""
+    state = fresh()
+    assert engine.lexicon(state, "soviet").resolve("formation", "ArmyReserves") == "Reserve"

@@ -66,7 +66,8 @@ class Scenario(ScenarioData):
         return entry(self.lookups()["copies"], copy_id, "card")
 
     def deck_of(self, side: str, rank: str = "basic") -> list[str]:
-        """The physical cards of a side's Combat Deck (§Basic Game set-up), in data order."""
+        """The physical cards of a side's Combat Deck (§Basic Game set-up), in data order; the rank only sorts
+        basic from advanced cards (ruling S-51)."""
         return [copy for card in self.cards if card.side == side and card.rank == rank for copy in copy_ids(card)]
 
     def campaign_card(self, card_id: str) -> CampaignCard:

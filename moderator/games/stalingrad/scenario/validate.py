@@ -47,7 +47,7 @@ def _check_counts(s: Scenario, problems: Problems) -> None:
         formations = s.formations_of(side)
         problems.require(len(formations) == FORMATIONS_A_SIDE,
                          f"formations: {side} has {len(formations)}, §Components has {FORMATIONS_A_SIDE}")
-        starting = sum(1 for f in formations if f.starting)
+        starting = sum(1 for f in formations if f.starting)  # ruling S-03: 4 starting + 14 in the deck
         problems.require(starting == s.meta.starting_formations,
                          f"formations: {side} has {starting} Starting Formations, not {s.meta.starting_formations}")
         cards = len(s.deck_of(side))
