@@ -60,7 +60,7 @@ def choices(board: Board, item: dict[str, Any]) -> list[str]:
     icon, side, district = item["icon"], item["side"], item["district"]
     foe = enemy(side)
     if icon == "spill":
-        return ["SPILL FIRE", "SPILL BUCKET", "SPILL NONE"]
+        return ["SPILL FIRE", "SPILL BUCKET", "SPILL NONE"] + (["SPILL HOLD"] if item.get("defer") else [])
     if icon == "kill":
         return [f"LOSE {core}" for core in board.unshielded_cores(district, foe)]
     if icon == "pkill":
@@ -148,13 +148,9 @@ def spill_or_defer(board: Board, item: dict[str, Any]) -> list[dict[str, Any]]:
     """§Destroying Spillover, ruling S-16: a Kill or Precision Kill on a building without defending units may
     advance the Fire or Bucket Counter instead; a Soviet vanguard's may wait for the German vanguards (§Battle 1,
     ruling S-17); never in a Break Test (§Battle 5 B)."""
-    if item.get("defer"):
-        board.battle["deferred"].append(dict(item, defer=False))
-        board.emit("kill_deferred", side=item["side"], district=item["district"], why=item["why"])
-        return []
     if item.get("no_spill"):
         return []
-    return [dict(item, icon="spill")]
+    return [dict(item, icon="spill", held=item["icon"])]
 
 
 _PROMPTS = {
@@ -164,7 +160,8 @@ _PROMPTS = {
     "deplete": "choose the enemy formation depleted (DEPLETE <formation>, or DEPLETE AUTO).",
     "supply": "choose your depleted formation supplied (SUPPLY <formation>, or SUPPLY AUTO).",
     "overrun": "choose a formation of your Staging Line to join the battle (OVERRUN <formation>, OVERRUN NONE).",
-    "spillover": "no defending unit is left: advance the Fire or the Bucket Counter (SPILL FIRE|BUCKET|NONE|AUTO).",
+    "spillover": ("no defending unit is left: advance the Fire or the Bucket Counter (SPILL FIRE|BUCKET|NONE|AUTO); "
+                  "a Soviet vanguard's Kill may wait for the German vanguards (SPILL HOLD)."),
 }
 AUTO_ANSWER = {"casualty": "LOSE AUTO", "target": "TARGET AUTO", "sniper": "SNIPE AUTO", "deplete": "DEPLETE AUTO",
                "supply": "SUPPLY AUTO", "overrun": "OVERRUN AUTO", "spillover": "SPILL AUTO"}
@@ -212,6 +209,8 @@ def auto_choice(board: Board, item: dict[str, Any], options: list[str]) -> str:
     depleted enemy for a Deplete (it is destroyed), a formation in this battle for a Supply."""
     kind = DECISION_OF[item["icon"]]
     if kind == "spillover":
+        if item.get("defer"):
+            return "SPILL HOLD"  # §Battle 1: the Soviet holds his fire for the German vanguards' units
         return "SPILL FIRE" if item["side"] == "german" else "SPILL BUCKET"
     order = {"casualty": AUTO_LOSSES, "target": AUTO_TARGETS, "sniper": ("LEADER",) + AUTO_TARGETS[2:]}.get(kind)
     if order:
@@ -268,6 +267,9 @@ def resolve_choice(board: Board, item: dict[str, Any], text: str) -> None:
         add_fires(board, district, 1, "spillover damage")
     elif words[1] == "BUCKET":
         add_buckets(board, district, 1, "spillover damage")
+    elif words[1] == "HOLD":
+        board.battle["deferred"].append(dict(item, icon=item["held"], defer=False))
+        board.emit("kill_deferred", side=side, district=district, why=why)
     else:
         board.emit("spillover_declined", side=side)
 

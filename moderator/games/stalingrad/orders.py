@@ -73,8 +73,9 @@ SPECS = [
     OrderSpec("overrun", "none", "OVERRUN NONE", "Use no Overrun.", ("OVERRUN NONE",)),
     OrderSpec("overrun", "formation", "OVERRUN <formation:formation>",
               "Maneuver this formation of your Staging Line into the battle (§Overrun).", ("OVERRUN 92Bde",)),
-    OrderSpec("spillover", "to", "SPILL <where:FIRE|BUCKET|NONE|AUTO>",
-              "Spillover Damage (§Destroying): advance the Fire or Bucket Counter; AUTO: the German's fire, the "
+    OrderSpec("spillover", "to", "SPILL <where:FIRE|BUCKET|NONE|AUTO|HOLD>",
+              "Spillover Damage (§Destroying): advance the Fire or Bucket Counter; HOLD: a Soviet vanguard's Kill waits "
+              "for the German vanguards (§Battle 1); AUTO: hold a vanguard's Kill, else the German's fire, the "
               "Soviet's bucket (ruling S-16).", ("SPILL FIRE",)),
 ]
 

@@ -94,8 +94,14 @@ def test_a_soviet_vanguard_kill_waits_for_german_units():
     """§Battle 1 (ruling S-17): a Soviet vanguard Kill with no German unit waits for the German vanguards."""
     b = board(in_battle())
     b.district("B")["units"]["german"] = {}
+    fire, bucket = b.district("B")["fire"], b.district("B")["bucket"]
     run(b, [item("kill", "soviet", defer=True)])
     assert b.battle["deferred"] and b.battle["deferred"][0]["icon"] == "kill"
+    assert (b.district("B")["fire"], b.district("B")["bucket"]) == (fire, bucket)
+    spill = dict(item("spill", "soviet", defer=True), held="kill")
+    assert "SPILL HOLD" in effects.choices(b, spill)
+    effects.resolve_choice(b, spill, "SPILL BUCKET")  # or he takes the Spillover now
+    assert b.district("B")["bucket"] == bucket + 1
 
 
 def test_a_sniper_shot_at_a_unit_draws_no_card():
