@@ -5,7 +5,8 @@ S-63, S-69, S-80."""
 from __future__ import annotations
 
 from moderator.games.stalingrad.board import Board, enemy
-from moderator.games.stalingrad.effects import items_of, queue_effects
+from moderator.games.stalingrad.heroes import hero_enters, is_hero
+from moderator.games.stalingrad.queue import items_of, queue_effects
 from moderator.games.stalingrad.scenario.effects import Effect
 
 ROUND_CAP = 200  # ruling S-63: after this many rounds every action is a Hold
@@ -17,10 +18,12 @@ def card_ok_on(board: Board, side: str, card: str, formation: str) -> bool:
     if formation not in board.battling(side):
         return False
     title = board.scenario.card_of(card)
+    if title.hero:
+        return False
     played = board.battle["played"].get(formation, [])
     if side == "german":
         return _doctrine_ok(board, title.doctrine, formation) and len(played) < shock_strength(board, formation)
-    pairs = motivator_pairs_needed(board, formation, title.value or 0)
+    pairs = motivator_pairs_needed(board, formation, cost_of(board, card))
     if pairs is None:
         return False
     return sacrifices_of(title.effects) <= rifles(board) - pairs
@@ -60,6 +63,12 @@ def motivator_pairs_needed(board: Board, formation: str, value: int) -> int | No
     return lacking if lacking <= min(motivators, rifles(board)) else None
 
 
+def cost_of(board: Board, card: str) -> int:
+    """A Soviet card's Patriotism Value; 0 for the first costly card after Stalin's Ghost (ruling S-61)."""
+    value = board.scenario.card_of(card).value or 0
+    return 0 if value and board.battle.get("ghost") else value
+
+
 def sacrifices_of(effects: tuple[Effect, ...]) -> int:
     return sum(e.times for e in effects if e.icon == "sacrifice")
 
@@ -68,12 +77,20 @@ def playable(board: Board, side: str) -> list[tuple[str, str]]:
     """Every (card, formation) the side may play now, in hand and battle order."""
     if board.battle["round"] > ROUND_CAP:
         return []
+    heroes = [(card, "") for card in board.side(side)["hand"] if is_hero(board, card)]  # ruling S-36
     return [(card, f) for card in board.side(side)["hand"] for f in board.battling(side)
-            if card_ok_on(board, side, card, f)]
+            if card_ok_on(board, side, card, f)] + heroes
 
 
-def play_card(board: Board, side: str, card: str, formation: str) -> None:
-    """Pay for the card on its formation, make the Sacrifices first (§Soviet Cards C), then its effects."""
+def play_card(board: Board, side: str, card: str, formation: str | None) -> None:
+    """Pay for the card on its formation; in the advanced game the opponent may Intercept it (§Heroes, ruling
+    S-25); then the Sacrifices (§Soviet Cards C) and its effects.  A hero plays without a formation."""
+    if formation is None:
+        if card not in board.side(side)["hand"] or not is_hero(board, card):
+            board.fail("only a hero of your hand plays without a formation (§Heroes)")
+        board.side(side)["hand"].remove(card)
+        hero_enters(board, side, card, "played")
+        return
     if not card_ok_on(board, side, card, formation):
         board.fail(f"{board.card_name(card)} cannot be played on {formation} now (§German Cards A-B, §Soviet "
                    "Cards A, §Brutality)", [f"PLAY {c} ON {f}" for c, f in playable(board, side)][:4])
@@ -83,7 +100,20 @@ def play_card(board: Board, side: str, card: str, formation: str) -> None:
     battle["played"].setdefault(formation, []).append(card)
     board.emit("card_played", side=side, card=card, name=title.name, formation=formation)
     if side == "soviet":
-        _pay_patriotism(board, formation, title.value or 0)
+        _pay_patriotism(board, formation, cost_of(board, card))
+        if title.value and battle.get("ghost"):
+            battle["ghost"] = False  # ruling S-61: used up by the first costly card
+    if board.options["game"] != "basic":
+        battle["pending_card"], battle["stage"] = {"card": card, "side": side, "formation": formation}, "intercept"
+        return
+    resolve_card(board, side, card)
+
+
+def resolve_card(board: Board, side: str, card: str) -> None:
+    """The card was not intercepted: its Sacrifices first (§Soviet Cards C), then its effects in order."""
+    title = board.scenario.card_of(card)
+    battle = board.battle
+    if side == "soviet":
         for _ in range(sacrifices_of(title.effects)):
             board.remove_core(battle["district"], "soviet", "Rifle")
             board.emit("sacrificed", card=card, district=battle["district"])

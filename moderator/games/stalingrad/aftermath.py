@@ -4,6 +4,7 @@ counters, the building captured.  Rulings: S-08, S-10, S-66, S-68."""
 from __future__ import annotations
 
 from moderator.games.stalingrad.board import Board
+from moderator.games.stalingrad.heroes import heroes_leave
 from moderator.games.stalingrad.scenario import SIDES
 from moderator.games.stalingrad.tracks import reset_counters
 
@@ -37,7 +38,10 @@ def _discard_used_cards(board: Board) -> None:
     battle = board.battle
     for cards in battle["played"].values():
         for card in cards:
-            board.side(board.scenario.card_of(card).side)["discard"].append(card)
+            discard = board.side(board.scenario.card_of(card).side)["discard"]
+            if card not in discard:  # an intercepted card went there already (ruling S-25)
+                discard.append(card)
+    heroes_leave(board)
     for kind, count in battle["parked"].items():
         board.side("soviet")["pile"][kind] += count
 

@@ -10,7 +10,8 @@ from moderator.core.grammar import Order
 from moderator.games.stalingrad import actions, breaktest
 from moderator.games.stalingrad.aftermath import aftermath
 from moderator.games.stalingrad.board import Board, enemy
-from moderator.games.stalingrad.effects import items_of, queue_effects, queue_vanguard
+from moderator.games.stalingrad.heroes import can_intercept, intercept
+from moderator.games.stalingrad.queue import items_of, queue_effects, queue_vanguard
 from moderator.games.stalingrad.scenario import SIDES
 from moderator.games.stalingrad.state import BattleFrame, BattleRecord
 from moderator.games.stalingrad.tracks import add_fires
@@ -24,7 +25,8 @@ def start_battle(board: Board, district: str) -> None:
         "initiative": None, "intensity": 0, "formations": {side: board.formations_at(district, side) for side in SIDES},
         "retreated": [], "played": {}, "spent": {}, "acted": False, "carnage_card": None, "parked": {},
         "depleted_round": [], "deferred": [], "hold_card": None, "pending_hold": False, "dice": {}, "pity": False,
-        "rolls": [], "winner": None, "routed": False,
+        "rolls": [], "winner": None, "routed": False, "pending_card": None, "heroes": {},
+        "hero_dice": {"german": 0, "steal": 0}, "ghost": False, "second": None, "skip": False,
     }
     board.data["battle"] = record
     board.emit("battle_begins", district=district, building=building, name=board.building_name(district),
@@ -63,8 +65,9 @@ def intensity(board: Board) -> None:
 
 
 def initiative(board: Board) -> None:
-    """§Battle 3 (the summary's "Initiative Effect", ruling S-59), §Carnage B (ruling S-19): Stuka, Rat, or Binoculars (most Recon units, the Soviet wins
-    ties); the winner applies his Initiative Effect of the building and takes the first round."""
+    """§Battle 3 (the summary's "Initiative Effect", ruling S-59), §Carnage B (ruling S-19): Stuka, Rat, or
+    Binoculars (most Recon units, the Soviet wins ties); the winner applies his Initiative Effect of the
+    building and takes the first round."""
     battle = board.battle
     icon = board.scenario.carnage_card(battle["carnage_card"] or "").initiative
     if icon == "binoculars":
@@ -86,6 +89,11 @@ def end_round(board: Board) -> None:
     player takes the next round."""
     battle = board.battle
     battle["acted"] = False
+    if battle.get("second") == "pending" and not battle["pending_hold"]:
+        battle["second"] = "used"  # §Advanced Take a 2nd Action: the same player acts again (ruling S-26)
+        board.emit("second_action", side=battle["active"])
+        return
+    skip, battle["skip"] = battle["skip"], False
     if battle["pending_hold"]:
         battle["pending_hold"] = False
         record = board.district(battle["district"])
@@ -95,9 +103,38 @@ def end_round(board: Board) -> None:
         if record["hold"] >= board.scenario.meta.skull_track:
             battle["stage"] = "break"
             return
-    battle["active"] = enemy(battle["active"] or "german")
-    battle["round"] += 1
-    battle["depleted_round"] = []
+    if not skip:
+        battle["active"] = enemy(battle["active"] or "german")
+    battle["round"] += 2 if skip else 1  # ruling S-48: an intercept is the interceptor's round
+    battle["depleted_round"], battle["second"] = [], None
+
+
+def intercept_question(board: Board, frame: BattleFrame) -> Decision:
+    """§Heroes Intercept (ruling S-25): after every card the opponent may cancel it with an Intercept hero; the
+    question is put the same way whatever his hand holds, and a standing INTERCEPT NONE answers it."""
+    battle = board.battle
+    pending = battle["pending_card"] or {}
+    side = enemy(pending["side"])
+    prompt = (f"The {pending['side'].title()} plays {board.card_name(pending['card'])} on {pending['formation']}: "
+              "INTERCEPT <hero> to cancel it with an Intercept hero of your hand, or INTERCEPT NONE (§Heroes).")
+    options = ["INTERCEPT NONE"] + [f"INTERCEPT {h}" for h in can_intercept(board, side)]
+    return ask(frame, side, "intercept", prompt, options, "INTERCEPT NONE", deadline="reaction",
+               interrupts=pending["side"], context={"district": battle["district"], "card": pending["card"]})
+
+
+def answer_intercept(board: Board, side: str, order: Order) -> None:
+    battle = board.battle
+    pending = battle["pending_card"] or {}
+    battle["stage"], battle["pending_card"] = "rounds", None
+    if order.form == "none":
+        actions.resolve_card(board, pending["side"], pending["card"])
+        return
+    hero = str(order.get("card"))
+    if hero not in can_intercept(board, side):
+        board.fail("only an Intercept hero of your hand intercepts (§Heroes)", can_intercept(board, side))
+    battle["pending_card"] = pending
+    intercept(board, side, hero)
+    battle["pending_card"] = None
 
 
 ACTION_PROMPT = ("Action round {round} at {building}: PLAY <card> ON <formation>, RELOAD [DISCARD <card> ...] "
@@ -118,31 +155,42 @@ class Battle:
                       f"TAKE SECOND ({card.hold[1].text()}) (§Carnage C).")
             return [ask(frame, side, "holdpick", prompt, actions.hold_options(board, side), "TAKE AUTO",
                         context=context)]
+        if battle["stage"] == "intercept":
+            return [intercept_question(board, frame)]
         if battle["stage"] != "rounds" or battle["acted"]:
             return []
         prompt = ACTION_PROMPT.format(round=battle["round"], building=building)
-        options = [f"PLAY {card} ON {f}" for card, f in actions.playable(board, side)] + ["RELOAD", "HOLD"]
+        options = [f"PLAY {card} ON {f}" if f else f"PLAY {card}" for card, f in actions.playable(board, side)]
+        options += ["RELOAD", "HOLD"]
         return [ask(frame, side, "action", prompt, options, "HOLD", context=context)]
 
     def legal(self, board: Board, frame: BattleFrame, decision: Decision) -> list[Order]:
         side = decision.role
         if decision.kind == "holdpick":
             return [Order.make("holdpick", "take", which=o.split()[1]) for o in actions.hold_options(board, side)]
-        orders = [Order.make("action", "play", card=c, formation=f) for c, f in actions.playable(board, side)]
+        if decision.kind == "intercept":
+            return [Order.make("intercept", "none")] + [Order.make("intercept", "hero", card=h)
+                                                        for h in can_intercept(board, side)]
+        orders = [Order.make("action", "play", card=c, formation=f) if f else Order.make("action", "hero", card=c)
+                  for c, f in actions.playable(board, side)]
         return orders + [Order.make("action", "reload"), Order.make("action", "hold")]
 
     def apply(self, board: Board, frame: BattleFrame, decision: Decision, order: Order) -> None:
         battle = board.battle
         side = decision.role
         answered(frame)
+        if decision.kind == "intercept":
+            answer_intercept(board, side, order)
+            return
         if decision.kind == "holdpick":
             which = actions.auto_hold(board, side) if order.form == "auto" else f"TAKE {order.get('which')}"
             actions.take_hold_option(board, side, which)
             return
-        if order.form == "play":
+        if order.form in ("play", "hero"):
             if battle["round"] > actions.ROUND_CAP:
                 board.fail("this battle has passed 200 rounds: only HOLD now (ruling S-63)", ["HOLD"])
-            actions.play_card(board, side, str(order.get("card")), str(order.get("formation")))
+            formation = order.get("formation")
+            actions.play_card(board, side, str(order.get("card")), str(formation) if formation else None)
         elif order.form == "reload":
             fire = order.get("district")
             actions.reload_hand(board, side, order.values("discards"), str(fire) if fire else None)
@@ -166,6 +214,8 @@ class Battle:
             intensity(board)
         elif stage == "initiative":
             initiative(board)
+        elif stage == "intercept":
+            return False
         elif stage == "rounds":
             if not battle["acted"]:
                 return False

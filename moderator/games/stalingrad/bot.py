@@ -84,7 +84,7 @@ class StalingradBrain:
                 offered.setdefault(words[1], []).append(words[3])
         order = sorted(seen.buildings.values(), key=lambda b: b[2])
         used: set[str] = set()
-        lines = []
+        lines: list[str] = []
         for building, concentration, _ in order:
             free = [f for f in offered.get(building, []) if f not in used]
             free.sort(key=lambda f: seen.formations.get(f, ("", False))[1])
@@ -101,7 +101,7 @@ class StalingradBrain:
         building = seen.buildings.get(seen.battle[0], ("", 0, 0))[0]
         guard = f"IF AT {building}: "
         room = dict(seen.room)
-        plays = []
+        plays: list[str] = []
         for option in decision.options:
             words = option.split()
             if words[0] != "PLAY" or words[1] in {p.split()[1] for p in plays}:

@@ -26,7 +26,13 @@ def pools(board: Board) -> tuple[dict[str, int], dict[str, dict[str, int]], bool
     source["german"]["inferno"] = board.district(district)["infernos"]  # §Battle 5 C
     building = board.building_of(district)
     source["soviet"]["defense"] = building.defense if building else 0  # §Battle 5 D
-    dice = {side: sum(source[side].values()) for side in SIDES}
+    heroes = battle.get("hero_dice", {"german": 0, "steal": 0})
+    if heroes["german"]:
+        source["german"]["heroes"] = heroes["german"]  # §Heroes +2 Break Test dice, even if the hero died
+    stolen = min(heroes["steal"], sum(source["german"].values()))  # ruling S-21: never the Pity die
+    if stolen:
+        source["german"]["stolen"], source["soviet"]["stolen"] = -stolen, stolen
+    dice: dict[str, int] = {side: sum(source[side].values()) for side in SIDES}
     pity = dice["german"] == 0  # §Battle 5 E, ruling S-21: counted after everything else
     if pity:
         source["german"]["determination"] = dice["german"] = 1
@@ -91,7 +97,7 @@ def after_slaughter(board: Board) -> None:
     units = {side: board.unit_count(district, side) for side in SIDES}
     if board.options["slaughter_dice"] == "recount":
         battle["dice"], _, battle["pity"] = pools(board)
-    extra = None if units["german"] == units["soviet"] else max(SIDES, key=lambda s: units[s])
+    extra: str | None = None if units["german"] == units["soviet"] else max(SIDES, key=lambda s: units[s])
     if extra:
         battle["dice"][extra] += 1
     board.emit("slaughter_die", district=district, side=extra, german=battle["dice"]["german"],

@@ -67,15 +67,17 @@ def burn_militia(board: Board) -> None:
     destroyed = [f for f in militia if board.where(f) == "destroyed"]
     deck = board.side("soviet")["formation_deck"]
     in_deck = [f for f in deck if f in militia]
-    chosen = (staging or destroyed or in_deck or [None])[0]
-    if chosen is None:
+    candidates = staging or destroyed or in_deck
+    if not candidates:
         board.emit("effect_lost", side="soviet", icon="burn_militia", why="no Militia Brigade left")
         return
+    chosen = candidates[0]
     if chosen in deck:
         deck.remove(chosen)
         board.side("soviet")["formation_deck"] = board.shuffle(deck, "soviet formation deck reshuffled", "shuffle")
     board.kill_leader(chosen, "Burn Militia Brigade")
-    board.data["formations"][chosen].update(at="ash", depleted=False)
+    record = board.data["formations"][chosen]
+    record["at"], record["depleted"] = "ash", False
     board.data["ash"].append(chosen)
     board.emit("burned", formation=chosen)
 
@@ -113,7 +115,8 @@ def reinforce(board: Board, side: str, depleted: bool) -> None:
         formation = board.draw_formation(side)
         if formation is None:
             break
-        board.data["formations"][formation].update(at="staging", depleted=depleted, leader=None)
+        arrived_record = board.data["formations"][formation]
+        arrived_record["at"], arrived_record["depleted"], arrived_record["leader"] = "staging", depleted, None
         board.give_new_leader(formation)
         arrived.append(formation)
     board.emit("reinforcements", side=side, formations=arrived, depleted=depleted)

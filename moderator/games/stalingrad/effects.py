@@ -9,48 +9,24 @@ S-70, S-74, S-76, S-78.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from moderator.core.contract import Decision
-from moderator.core.frames import answered, ask, new_frame
+from moderator.core.frames import answered, ask
 from moderator.core.grammar import Order
+from moderator.games.stalingrad import advanced
 from moderator.games.stalingrad.board import Board, enemy
+from moderator.games.stalingrad.heroes import heroes_of, snipe_hero
+from moderator.games.stalingrad.queue import items_of, overrun, queue_effects
 from moderator.games.stalingrad.scenario import Effect
 from moderator.games.stalingrad.state import EffectsFrame
 from moderator.games.stalingrad.tracks import add_buckets, add_fires
 
-#: icons resolved as one item with a count (the rest are repeated item by item, §Effects "x2")
-COUNTED = ("fire", "bucket", "draw", "discard", "inferno")
 #: §Effects: what AUTO loses first, targets first, snipes first
 AUTO_LOSSES = ("Rifle", "Grenadier", "Recon", "Motivator")
 AUTO_TARGETS = ("Armor", "Fort", "Motivator", "Recon", "Grenadier", "Rifle")
 DECISION_OF = {"kill": "casualty", "pkill": "target", "sniper": "sniper", "deplete": "deplete", "supply": "supply",
-               "overrun": "overrun", "spill": "spillover"}
-
-
-def items_of(effects: Iterable[Effect], side: str, why: str, district: str, **flags: Any) -> list[dict[str, Any]]:
-    """Queue items for effects used by `side` at `district`, in printed order (§Effects)."""
-    items: list[dict[str, Any]] = []
-    for effect in effects:
-        base = {"icon": effect.icon, "unit": effect.unit, "side": side, "why": why, "district": district,
-                "anywhere": effect.anywhere, **flags}
-        if effect.icon in COUNTED:
-            items.append(dict(base, n=effect.times))
-        else:
-            items.extend(dict(base, n=1) for _ in range(effect.times))
-    return items
-
-
-def queue_effects(board: Board, items: list[dict[str, Any]]) -> None:
-    """Resolve `items` next: before the rest of a queue being resolved (a Terror Tactic), or in a new frame."""
-    if not items:
-        return
-    top = board.top()
-    if top is not None and top["kind"] == "effects":
-        top["queue"][0:0] = items
-    else:
-        board.push(new_frame(board.data, "effects", queue=items))
+               "overrun": "overrun", "spill": "spillover", **advanced.DECISIONS}
 
 
 # ---------------------------------------------------------------- what an item asks
@@ -67,7 +43,10 @@ def choices(board: Board, item: dict[str, Any]) -> list[str]:
         return [f"TARGET {core}" for core in board.cores_on(district, foe)]
     if icon == "sniper":
         leaders = [f"SNIPE LEADER {f}" for f in board.battling(foe) if board.leader(f) is not None]
-        return leaders + [f"SNIPE {core}" for core in board.unshielded_cores(district, foe)]
+        heroes = [f"SNIPE HERO {card}" for card in heroes_of(board, foe)]
+        return leaders + heroes + [f"SNIPE {core}" for core in board.unshielded_cores(district, foe)]
+    if icon in advanced.DECISIONS:
+        return advanced.choices(board, item)
     if icon == "deplete":
         return [f"DEPLETE {f}" for f in deplete_targets(board, side)]
     if icon == "supply":
@@ -126,6 +105,9 @@ class Effects:
             board.pop()
             return True
         item = frame["queue"][0]
+        if item["icon"] == "tongues" and not item.get("shown"):
+            show_german_hand(board, item)
+            return True
         if item["icon"] in ("kill", "pkill") and not board.unit_count(item["district"], enemy(item["side"])):
             frame["queue"].pop(0)
             frame["queue"][0:0] = spill_or_defer(board, item)
@@ -144,6 +126,14 @@ class Effects:
         return True
 
 
+def show_german_hand(board: Board, item: dict[str, Any]) -> None:
+    """§Advanced Collecting Tongues: the German hands his hand to the Soviet (only he sees the cards)."""
+    item["shown"] = True
+    hand = sorted(board.side("german")["hand"])
+    board.emit("hand_shown", visible_to=["soviet"], side="german", cards=hand)
+    board.emit("hand_shown", hidden_from=["soviet"], side="german", count=len(hand))
+
+
 def spill_or_defer(board: Board, item: dict[str, Any]) -> list[dict[str, Any]]:
     """§Destroying Spillover, ruling S-16: a Kill or Precision Kill on a building without defending units may
     advance the Fire or Bucket Counter instead; a Soviet vanguard's may wait for the German vanguards (§Battle 1,
@@ -160,18 +150,22 @@ _PROMPTS = {
     "deplete": "choose the enemy formation depleted (DEPLETE <formation>, or DEPLETE AUTO).",
     "supply": "choose your depleted formation supplied (SUPPLY <formation>, or SUPPLY AUTO).",
     "overrun": "choose a formation of your Staging Line to join the battle (OVERRUN <formation>, OVERRUN NONE).",
+    "promote": "choose the formation whose General is promoted (PROMOTE <formation>, or PROMOTE AUTO).",
+    "tongues": "the German hand is shown to you: choose the card it discards (TONGUES <card>, or TONGUES AUTO).",
+    "ratswar": "choose the card of your Discard Pile you take back (RETRIEVE <card>, or RETRIEVE AUTO).",
     "spillover": ("no defending unit is left: advance the Fire or the Bucket Counter (SPILL FIRE|BUCKET|NONE|AUTO); "
                   "a Soviet vanguard's Kill may wait for the German vanguards (SPILL HOLD)."),
 }
-AUTO_ANSWER = {"casualty": "LOSE AUTO", "target": "TARGET AUTO", "sniper": "SNIPE AUTO", "deplete": "DEPLETE AUTO",
-               "supply": "SUPPLY AUTO", "overrun": "OVERRUN AUTO", "spillover": "SPILL AUTO"}
+AUTO_ANSWER = {**advanced.AUTO, "casualty": "LOSE AUTO", "target": "TARGET AUTO", "sniper": "SNIPE AUTO",
+               "deplete": "DEPLETE AUTO", "supply": "SUPPLY AUTO", "overrun": "OVERRUN AUTO", "spillover": "SPILL AUTO"}
 _FORMS = {"LOSE": ("casualty", "units"), "TARGET": ("target", "units"), "DEPLETE": ("deplete", "formation"),
           "SUPPLY": ("supply", "formation"), "OVERRUN": ("overrun", "formation")}
 
 
 def _title(item: dict[str, Any]) -> str:
     names = {"kill": "a Kill", "pkill": "a Precision Kill", "sniper": "a Sniper Shot", "deplete": "a Deplete",
-             "supply": "a Supply", "overrun": "an Overrun", "spill": "Spillover Damage"}
+             "supply": "a Supply", "overrun": "an Overrun", "spill": "Spillover Damage", "promote": "a Promotion",
+             "tongues": "Collecting Tongues", "rats_war": "Rat's War", "deplete_own": "Last Stand's own Deplete"}
     return f"{item['side'].title()} {names[item['icon']]}"
 
 
@@ -182,7 +176,11 @@ def _order(kind: str, text: str) -> Order:
         return Order.make(kind, words[-1].lower()) if kind != "spillover" else Order.make(kind, "to", where=words[1])
     if kind == "spillover":
         return Order.make(kind, "to", where=words[1])
+    if kind in ("promote", "tongues", "ratswar"):
+        return Order.make(kind, "target", target=words[1])
     if kind == "sniper":
+        if words[1] == "HERO":
+            return Order.make(kind, "hero", hero=words[2])
         if words[1] == "LEADER":
             return Order.make(kind, "leader", formation=words[2])
         return Order.make(kind, "units", units=(words[1],))
@@ -198,9 +196,14 @@ def _wanted(kind: str, order: Order) -> list[str]:
         return [f"SPILL {order.get('where')}"]
     if order.form == "leader":
         return [f"SNIPE LEADER {order.get('formation')}"]
-    word = {"casualty": "LOSE", "target": "TARGET", "sniper": "SNIPE"}.get(kind)
-    if word:
-        return [f"{word} {unit}" for unit in order.values("units")]
+    if order.form == "hero":
+        return [f"SNIPE HERO {order.get('hero')}"]
+    if kind in ("promote", "tongues", "ratswar"):
+        word = {"promote": "PROMOTE", "tongues": "TONGUES", "ratswar": "RETRIEVE"}[kind]
+        return [f"{word} {order.get('target')}"]
+    verb = {"casualty": "LOSE", "target": "TARGET", "sniper": "SNIPE"}.get(kind)
+    if verb:
+        return [f"{verb} {unit}" for unit in order.values("units")]
     return [f"{kind.upper()} {order.get('formation')}"]
 
 
@@ -208,11 +211,13 @@ def auto_choice(board: Board, item: dict[str, Any], options: list[str]) -> str:
     """What AUTO chooses (ruling S-74): cheap losses, strong targets, leaders first for snipers, a
     depleted enemy for a Deplete (it is destroyed), a formation in this battle for a Supply."""
     kind = DECISION_OF[item["icon"]]
+    if item["icon"] in advanced.DECISIONS:
+        return advanced.auto_choice(board, item, options)
     if kind == "spillover":
         if item.get("defer"):
             return "SPILL HOLD"  # §Battle 1: the Soviet holds his fire for the German vanguards' units
         return "SPILL FIRE" if item["side"] == "german" else "SPILL BUCKET"
-    order = {"casualty": AUTO_LOSSES, "target": AUTO_TARGETS, "sniper": ("LEADER",) + AUTO_TARGETS[2:]}.get(kind)
+    order = {"casualty": AUTO_LOSSES, "target": AUTO_TARGETS, "sniper": ("LEADER", "HERO") + AUTO_TARGETS[2:]}.get(kind)
     if order:
         ranked = sorted(options, key=lambda o: next((n for n, w in enumerate(order) if w in o.split()), 99))
         return ranked[0]
@@ -250,11 +255,15 @@ def resolve_choice(board: Board, item: dict[str, Any], text: str) -> None:
     words = text.split()
     side, district, why = item["side"], item["district"], item["why"]
     foe = enemy(side)
-    if words[0] in ("LOSE", "TARGET") or (words[0] == "SNIPE" and words[1] != "LEADER"):
+    if words[0] in ("LOSE", "TARGET") or (words[0] == "SNIPE" and words[1] not in ("LEADER", "HERO")):
         board.remove_core(district, foe, words[1])
         board.emit("unit_destroyed", side=foe, unit=words[1], district=district, by=item["icon"], why=why)
+    elif words[:2] == ["SNIPE", "HERO"]:
+        snipe_hero(board, side, words[2], why)
     elif words[0] == "SNIPE":
         snipe_leader(board, side, words[2], why)
+    elif words[0] in ("PROMOTE", "TONGUES", "RETRIEVE"):
+        advanced.resolve_choice(board, item, text)
     elif words[0] == "DEPLETE":
         deplete_formation(board, words[1], why)
     elif words[0] == "SUPPLY":
@@ -277,6 +286,8 @@ def resolve_choice(board: Board, item: dict[str, Any], text: str) -> None:
 def resolve_auto(board: Board, item: dict[str, Any]) -> None:
     """Icons without a choice: add, rubble_fort, draw, discard, fire, bucket, inferno (§Effects)."""
     icon, side, district, n, why = item["icon"], item["side"], item["district"], item["n"], item["why"]
+    if advanced.resolve_auto(board, item):
+        return
     if icon == "add":
         add_unit(board, district, side, item["unit"], why)
     elif icon == "rubble_fort":
@@ -364,23 +375,3 @@ def retreat(board: Board, formation: str, why: str) -> None:
     board.battle["retreated"].append(formation)
     board.emit("retreated", formation=formation, why=why)
     board.kill_leader(formation, "its formation retreated")
-
-
-def overrun(board: Board, formation: str, side: str, why: str) -> None:
-    """§Overrun: from the Staging Line into this battle (Concentration may be exceeded); its Vanguard Effects
-    apply; a formation that retreated from this battle may come back (ruling S-33)."""
-    battle = board.battle
-    board.data["formations"][formation]["at"] = battle["district"]
-    if formation in battle["retreated"]:
-        battle["retreated"].remove(formation)
-    if formation not in battle["formations"][side]:
-        battle["formations"][side].append(formation)
-    board.emit("overrun", side=side, formation=formation, district=battle["district"], why=why)
-    queue_vanguard(board, formation)
-
-
-def queue_vanguard(board: Board, formation: str, defer: bool = False) -> None:
-    """§German Cards C, §Soviet Cards B: a formation maneuvered to a battle applies its Vanguard Effects."""
-    record = board.formation(formation)
-    queue_effects(board, items_of(record.vanguard, record.side, f"vanguard of {record.name}",
-                                  board.battle["district"], defer=defer))

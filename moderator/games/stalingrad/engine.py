@@ -35,8 +35,8 @@ from moderator.games.stalingrad.views import build_view, lexicon_for
 HANDLERS: Mapping[str, Handler[Board, Any]] = {"turn": Turn(), "battle": Battle(), "effects": Effects()}
 
 OPTIONS = [
-    OptionSpec("game", "basic", ("basic",), "the basic game (3 turns); the advanced and four-player games are not "
-               "built yet"),
+    OptionSpec("game", "basic", ("basic", "advanced"), "the basic game (3 turns) or the advanced game (6 turns, "
+               "the 24 advanced cards and heroes); the four-player game is not built yet"),
     OptionSpec("volga_cards", "6", ("6", "4"), "how many Volga Cards are shuffled in (ruling S-01)"),
     OptionSpec("machine_gun", "as_many", ("as_many", "all_or_nothing"),
                "a Machine Gun depletion short of Rifles executes as many as there are, or none (ruling S-09)"),
@@ -51,6 +51,8 @@ STANDING = [
     StandingDefault("sniper", "SNIPE AUTO"), StandingDefault("deplete", "DEPLETE AUTO"),
     StandingDefault("supply", "SUPPLY AUTO"), StandingDefault("overrun", "OVERRUN AUTO"),
     StandingDefault("spillover", "SPILL AUTO"), StandingDefault("holdpick", "TAKE AUTO"),
+    StandingDefault("intercept", "INTERCEPT NONE"), StandingDefault("promote", "PROMOTE AUTO", ("german",)),
+    StandingDefault("tongues", "TONGUES AUTO", ("soviet",)), StandingDefault("ratswar", "RETRIEVE AUTO", ("soviet",)),
 ]
 
 INFO = GameInfo(

@@ -122,6 +122,16 @@ TEXT: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "aftermath_depleted": lambda d: (f"{d['formation']} is depleted"
                                      f"{' and its leader graduates' if d['graduated'] else ''}."),
     "battle_over": _battle_over,
+    "hero_enters": lambda d: f"{_s(d['side'])} hero {d['name']} ({d['card']}) enters the battle ({d['why']}).",
+    "hero_wounded": lambda d: f"{_s(d['side'])} hero {d['card']} is wounded.",
+    "hero_killed": lambda d: f"{_s(d['side'])} hero {d['card']} is killed: to the Ash Heap.",
+    "intercepted": lambda d: f"{_s(d['side'])} intercepts {d['name']} ({d['card']}) with {d['hero']}.",
+    "promoted": lambda d: f"The General of {d['formation']} is now Lv. {d['level']} (Promote).",
+    "retrieved": lambda d: f"{_s(d['side'])} takes {d['card']} back from the Discard Pile (Rat's War).",
+    "ghost": lambda d: "Stalin's Ghost: the next costly Soviet card this battle costs no Patriotism.",
+    "second_action": lambda d: f"{_s(d['side'])} takes a 2nd action.",
+    "hand_shown": lambda d: (f"The German hand is shown to you: {', '.join(d['cards'])}." if "cards" in d
+                             else f"The German hand ({d['count']} cards) is shown to the Soviet (Collecting Tongues)."),
     "game_over": lambda d: f"GAME OVER: {_s(d['winner'])} victory: {d['reason']}.",
 }
 

@@ -42,6 +42,9 @@ SPECS = [
     OrderSpec("action", "play", "PLAY <card:card> ON <formation:formation>",
               "Play a Combat Card of your hand on one of your formations in the battle (§Battle 4 A).",
               (f"PLAY {EXAMPLE_CARD} ON 14Pz",)),
+    OrderSpec("action", "hero", "PLAY <card:card>",
+              "Play a Hero Card of your hand: no formation needed (§Heroes, advanced game).",
+              (f"PLAY {EXAMPLE_CARD}",)),
     OrderSpec("action", "reload", "RELOAD [DISCARD <discards:card...>] [FIRE <district:district>]",
               "Reload Hand: discard any cards, draw up to your hand size, then your commander's action (§Commanders "
               "B); FIRE names the district of Paulus' fire (this battle's if left out).",
@@ -61,6 +64,8 @@ SPECS = [
     _auto("sniper", "SNIPE", "the sniper's target (a Veteran leader first)"),
     OrderSpec("sniper", "leader", "SNIPE LEADER <formation:formation>",
               "Shoot this formation's leader (a Carnage Card decides, §Sniper).", ("SNIPE LEADER 14Pz",)),
+    OrderSpec("sniper", "hero", "SNIPE HERO <hero:hero>", "Shoot this enemy hero (a Carnage Card decides, §Heroes).",
+              (f"SNIPE HERO {EXAMPLE_CARD}",)),
     OrderSpec("sniper", "units", "SNIPE <units:unit...>", "Shoot the first of these unshielded units (§Sniper).",
               ("SNIPE Motivator Rifle",)),
     _auto("deplete", "DEPLETE", "the formation depleted (a depleted one first: it is destroyed)"),
@@ -73,9 +78,24 @@ SPECS = [
     OrderSpec("overrun", "none", "OVERRUN NONE", "Use no Overrun.", ("OVERRUN NONE",)),
     OrderSpec("overrun", "formation", "OVERRUN <formation:formation>",
               "Maneuver this formation of your Staging Line into the battle (§Overrun).", ("OVERRUN 92Bde",)),
+    OrderSpec("intercept", "none", "INTERCEPT NONE", "Let the card resolve (the default).", ("INTERCEPT NONE",)),
+    OrderSpec("intercept", "hero", "INTERCEPT <card:card>",
+              "Cancel the card just played with this Intercept hero of your hand (§Heroes).",
+              (f"INTERCEPT {EXAMPLE_CARD}",)),
+    _auto("promote", "PROMOTE", "the General promoted (one in this battle first)"),
+    OrderSpec("promote", "target", "PROMOTE <target:formation>",
+              "Promote this formation's Lv. 0 General, or give a leaderless one a Lv. 0 General (§Advanced).",
+              ("PROMOTE 76ID",)),
+    _auto("tongues", "TONGUES", "the German card discarded by Collecting Tongues"),
+    OrderSpec("tongues", "target", "TONGUES <target:foecard>",
+              "Collecting Tongues: this card of the German hand shown to you goes to his Discard Pile.",
+              (f"TONGUES {EXAMPLE_CARD}",)),
+    _auto("ratswar", "RETRIEVE", "the card Rat's War takes back (the last discarded)"),
+    OrderSpec("ratswar", "target", "RETRIEVE <target:discarded>",
+              "Rat's War: take this card of your Discard Pile into your hand.", (f"RETRIEVE {EXAMPLE_CARD}",)),
     OrderSpec("spillover", "to", "SPILL <where:FIRE|BUCKET|NONE|AUTO|HOLD>",
-              "Spillover Damage (§Destroying): advance the Fire or Bucket Counter; HOLD: a Soviet vanguard's Kill waits "
-              "for the German vanguards (§Battle 1); AUTO: hold a vanguard's Kill, else the German's fire, the "
+              "Spillover Damage (§Destroying): advance the Fire or Bucket Counter; HOLD: a Soviet vanguard's Kill "
+              "waits for the German vanguards (§Battle 1); AUTO: hold a vanguard's Kill, else the German's fire, the "
               "Soviet's bucket (ruling S-16).", ("SPILL FIRE",)),
 ]
 
@@ -94,7 +114,8 @@ KIND_TITLES = {
     "consolidate": "Consolidations", "demote": "Demotions", "assault": "German maneuvers", "defend": "Soviet maneuvers",
     "fight": "Battle order", "action": "Action rounds", "holdpick": "Hold options", "casualty": "Kill casualties",
     "target": "Precision Kill targets", "sniper": "Sniper targets", "deplete": "Depletions", "supply": "Supplies",
-    "overrun": "Overruns", "spillover": "Spillover",
+    "overrun": "Overruns", "spillover": "Spillover", "intercept": "Intercepts", "promote": "Promotions",
+    "tongues": "Collecting Tongues", "ratswar": "Rat's War",
 }
 
 GRAMMAR = Grammar(SPECS, CONDITIONS, KIND_TITLES)

@@ -16,9 +16,10 @@ def volga_ids(count: int) -> list[str]:
     return [f"Volga{n}" for n in range(1, count + 1)]
 
 
-def _side(s: Scenario, side: str, rng: Rng) -> SideRecord:
+def _side(s: Scenario, side: str, rng: Rng, advanced: bool) -> SideRecord:
     """§Basic Game set-up: the shuffled Combat, Formation and Campaign decks and the unit counters."""
-    deck = rng.shuffle(s.deck_of(side), f"{side} combat deck", stream="shuffle")
+    cards = s.deck_of(side) + (s.deck_of(side, "advanced") if advanced else [])  # §Advanced: all 45 cards
+    deck = rng.shuffle(cards, f"{side} combat deck", stream="shuffle")
     fdeck = rng.shuffle([f.id for f in s.formations_of(side) if not f.starting], f"{side} formation deck",
                         stream="shuffle")
     campaign = rng.shuffle(s.campaign_of(side), f"{side} campaign deck", stream="shuffle")
@@ -61,7 +62,8 @@ def initial_state(s: Scenario, name: str, options: Mapping[str, Any], rng: Rng) 
     carnage = rng.shuffle([c.id for c in s.carnage], "carnage deck", stream="shuffle")
     return {
         "version": STATE_VERSION, "scenario": name, "options": cast(Options, dict(options)), "turn": 0,
-        "result": None, "stack": [], "next_id": 0, "sides": {side: _side(s, side, rng) for side in SIDES},
+        "result": None, "stack": [], "next_id": 0,
+        "sides": {side: _side(s, side, rng, options["game"] != "basic") for side in SIDES},
         "formations": _formations(s), "districts": districts, "building_deck": building_deck, "carnage": carnage,
         "ash": [], "assaults": {}, "battle": None,
     }

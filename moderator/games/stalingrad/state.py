@@ -23,7 +23,7 @@ class Options(TypedDict):
 
 
 class GameResult(TypedDict):
-    winner: Side
+    winner: str  # a Side
     reason: str
 
 
@@ -42,7 +42,7 @@ class SideRecord(TypedDict):
 
 
 class FormationRecord(TypedDict):
-    side: Side
+    side: str  # a Side
     at: str  # a Place
     depleted: bool
     leader: int | None  # None: no leader; 0 / 1: the level (§Leaders)
@@ -69,8 +69,8 @@ class BattleRecord(TypedDict):
     building: str
     stage: str
     round: int
-    active: Side | None
-    initiative: Side | None
+    active: str | None  # a Side
+    initiative: str | None
     intensity: int
     formations: dict[str, list[str]]  # side -> formations in the battle (maneuvered or overrun)
     retreated: list[str]
@@ -86,8 +86,15 @@ class BattleRecord(TypedDict):
     dice: dict[str, int]  # Break Test pools (§Battle 5)
     pity: bool
     rolls: list[dict[str, Any]]
-    winner: Side | None
+    winner: str | None
     routed: bool  # the immediate Soviet victory (§Battle 4 note, ruling S-20)
+    # the advanced game (§Advanced, §Heroes)
+    pending_card: dict[str, Any] | None  # a card played, waiting for the Intercept window (ruling S-25)
+    heroes: dict[str, dict[str, Any]]  # hero card -> {side, wounds}
+    hero_dice: dict[str, int]  # the German's extra Break dice and the dice the Soviet steals
+    ghost: bool  # Stalin's Ghost waits for the next costly Soviet card (ruling S-61)
+    second: str | None  # a 2nd action: None, "pending" or "used" this round (ruling S-26)
+    skip: bool  # an intercept took the interceptor's round (ruling S-48)
 
 
 class StalingradState(TypedDict):

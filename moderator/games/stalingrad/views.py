@@ -58,7 +58,7 @@ def _hand(board: Board, side: str) -> list[dict[str, Any]]:
     cards = []
     for copy in board.side(side)["hand"]:
         card = board.scenario.card_of(copy)
-        cost = f"value {card.value}" if card.side == "soviet" else f"{card.doctrine} doctrine"
+        cost = "hero" if card.hero else f"value {card.value}" if card.side == "soviet" else f"{card.doctrine} doctrine"
         cards.append({"id": copy, "title": card.id, "name": card.name, "cost": cost,
                       "effects": ", ".join(e.text() for e in card.effects)})
     return cards
@@ -111,6 +111,8 @@ def _battle(board: Board) -> dict[str, Any] | None:
     return {"district": district, "building": battle["building"], "name": board.building_name(district),
             "round": battle["round"], "active": battle["active"], "initiative": battle["initiative"],
             "stage": battle["stage"], "intensity": battle["intensity"], "played": played,
+            "heroes": [{"card": c, "name": board.card_name(c), "side": r["side"], "wounded": r["wounds"] > 0}
+                       for c, r in battle["heroes"].items()],
             "holds_left": max(0, board.scenario.meta.skull_track - board.district(district)["hold"]),
             "dice": dice, "units": {s: board.cores_on(district, s) for s in SIDES}}
 
@@ -133,4 +135,17 @@ def lexicon_for(board: Board, role: str) -> Lexicon:
         for copy in board.side(side)["hand"]:
             card = board.scenario.card_of(copy)
             lexicon.add("card", copy, (card.id, *card.aliases))
+        for copy in board.side(side)["discard"]:
+            lexicon.add("discarded", copy)
+    if board.data["battle"] is not None:
+        for copy in board.battle["heroes"]:
+            lexicon.add("hero", copy, board.scenario.card_of(copy).aliases)
+        if role in ("soviet", REFEREE) and _tongues_asked(board):
+            for copy in board.side("german")["hand"]:
+                lexicon.add("foecard", copy)  # §Advanced Collecting Tongues: shown to the Soviet
     return lexicon
+
+
+def _tongues_asked(board: Board) -> bool:
+    top = board.top()
+    return bool(top and top["kind"] == "effects" and top["queue"] and top["queue"][0]["icon"] == "tongues")

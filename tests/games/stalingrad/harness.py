@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from moderator.core.frames import new_frame
+from moderator.core.grammar import Lexicon
 from moderator.core.rng import Die, RngRecord
 from moderator.games.stalingrad.board import Board
 from moderator.games.stalingrad.engine import engine
@@ -60,11 +61,25 @@ def battle_position(building: str, district: str, german: dict[str, int | None],
 
 
 def apply(state: dict[str, Any], role: str, text: str, seed: int = 3) -> tuple[dict[str, Any], list[Any]]:
+    """Apply `text` for `role`; an opponent's Intercept window open before it is answered INTERCEPT NONE."""
+    while not text.upper().startswith("INTERCEPT"):
+        window = next((d for d in engine.pending(state) if d.kind == "intercept"), None)
+        if window is None:
+            break
+        state, _ = engine.apply(state, window.role, engine.grammar.parse("INTERCEPT NONE", Lexicon(),
+                                                                          kinds=["intercept"]), rng(seed))
     decisions = [d for d in engine.pending(state) if d.role == role]
     assert decisions, f"nothing is asked of {role}: {engine.pending(state)}"
     kinds = [d.kind for d in decisions]
     order = engine.grammar.parse(text, engine.lexicon(state, role), kinds=kinds)
     return engine.apply(state, role, order, rng(seed))
+
+
+def if_asked(state: dict[str, Any], role: str, kind: str, text: str) -> dict[str, Any]:
+    """Apply `text` if a decision of `kind` is asked of `role` (a choice with one option answers itself)."""
+    if any(d.role == role and d.kind == kind for d in engine.pending(state)):
+        state, _ = apply(state, role, text)
+    return state
 
 
 def defaults(state: dict[str, Any], stop: tuple[str, ...] = ("action", "holdpick"), seed: int = 4,

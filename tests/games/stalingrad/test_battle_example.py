@@ -16,17 +16,30 @@ GERMAN = {"71ID": None, "14Pz": 1, "3Mot": 0}
 SOVIET = {"138RD": 1, "Militia1": 0, "Reserve": 0}
 
 
-def example_start():
-    state = battle_position("RedSquare", "B", GERMAN, SOVIET)
+HANDS = {"german": ["PanzerGroup.1", "ReignOfTerror.1", "AssaultSquads.1", "AssaultSquads.2"],
+         "soviet": ["DeathtrapSurprise.1", "PistolPersuasion.1", "DigOrDie.1"]}
+
+
+def in_hand(state, side, card):
+    """Put `card` back in the hand if a random discard took it (the example's discards spared it)."""
+    record = state["sides"][side]
+    if card not in record["hand"]:
+        record["discard"].remove(card)
+        record["discard"].append(record["hand"].pop())
+        record["hand"].append(card)
+
+
+def example_start(hands=None, extra_carnage=(), **options):
+    hands = hands or HANDS
+    state = battle_position("RedSquare", "B", GERMAN, SOVIET, **options)
     state["formations"]["92Bde"].update(at="staging", leader=0)
     state["formations"]["138RD"]["depleted"] = True  # round 3 supplies it back to full strength
     state["formations"]["3Mot"]["depleted"] = True  # the Aftermath destroys it: it was depleted already
     deck = state["carnage"]
     first = [carnage_with(intensity=2, initiative="binoculars"), carnage_with(hold=["pkill x2", "sniper"]),
-             carnage_with(sniper="hideous_death"), carnage_with(hold=["fire x2", "sniper"])]
+             carnage_with(sniper="hideous_death"), *extra_carnage, carnage_with(hold=["fire x2", "sniper"])]
     state["carnage"] = first + [c for c in deck if c not in first]
-    for side, hand in (("german", ["PanzerGroup.1", "ReignOfTerror.1", "AssaultSquads.1", "AssaultSquads.2"]),
-                       ("soviet", ["DeathtrapSurprise.1", "PistolPersuasion.1", "DigOrDie.1"])):
+    for side, hand in hands.items():
         record = state["sides"][side]
         record["deck"] = [c for c in record["deck"] + record["hand"] if c not in hand]
         record["hand"] = list(hand)
@@ -61,8 +74,8 @@ def test_intensity_and_the_binoculars_initiative(started):
     assert len(started["sides"]["soviet"]["hand"]) == 4  # three cards and the NKVD's draw
 
 
-def play_rounds_1_to_6():
-    state = example_start()
+def play_rounds_1_to_6(hands=None, extra_carnage=(), **options):
+    state = example_start(hands, extra_carnage, **options)
     # Round 1: Deathtrap Surprise on the 138th (Patriotism 1 + Brutal Commissar = 2); the Molotovs' Precision
     # Kills take the Recon and an Armor; a Fort and a bucket.
     state, _ = apply(state, "soviet", "PLAY DeathtrapSurprise.1 ON 138RD")
@@ -100,11 +113,7 @@ def play_rounds_1_to_6():
     # Round 6: Reign of Terror on the 3rd Motor (General's Doctrine): two Rubble Forts, and depletions of the
     # Militia Brigade (Machine Gun, one Rifle: it retreats, its Commissar killed) and the 92nd (Red Star: a
     # Molotov whose Precision Kill takes an Armor).
-    hand = state["sides"]["german"]["hand"]
-    if "ReignOfTerror.1" not in hand:  # the example's random discards spared it; ours may not have
-        state["sides"]["german"]["discard"].remove("ReignOfTerror.1")
-        state["sides"]["german"]["discard"].append(hand.pop())
-        hand.append("ReignOfTerror.1")
+    in_hand(state, "german", "ReignOfTerror.1")
     state, _ = apply(state, "german", "PLAY ReignOfTerror.1 ON 3Mot")
     state, _ = apply(state, "german", "DEPLETE Militia1")
     state, _ = apply(state, "german", "DEPLETE 92Bde")

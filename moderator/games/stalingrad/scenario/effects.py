@@ -17,6 +17,10 @@ ICONS: dict[str, bool] = {
     "add": True, "kill": False, "pkill": False, "sniper": False, "draw": False, "discard": False, "fire": False,
     "bucket": False, "deplete": False, "supply": False, "overrun": False, "rubble_fort": False, "sacrifice": False,
     "inferno": False,
+    # the advanced game's text-card and hero effects (§Advanced Card Effects, §Heroes)
+    "second_action": False, "reload": False, "promote": False, "discard_hand": False, "execute_rifles": False,
+    "forced_march": False, "ghost": False, "tongues": False, "rats_war": False, "last_stand": False,
+    "intercept": False, "hero_dice": False, "steal_die": False, "douse": False,
 }
 
 

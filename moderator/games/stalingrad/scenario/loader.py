@@ -27,6 +27,7 @@ FILES = (
     ScenarioFile("commanders", "commanders.yaml", ("commanders",)),
     ScenarioFile("formations", "formations.yaml", ("formations",)),
     ScenarioFile("combat", "combat.yaml", ("cards",)),
+    ScenarioFile("advanced", "advanced.yaml", ("cards",)),
     ScenarioFile("campaign", "campaign.yaml", ("campaign",)),
     ScenarioFile("buildings", "buildings.yaml", ("buildings",)),
     ScenarioFile("carnage", "carnage.yaml", ("carnage",)),
@@ -39,7 +40,8 @@ def _fields(read: SchemaReader) -> dict[str, Any]:
         "counters": read.section("counters", "counters", tuple[Counter, ...]),
         "commanders": read.section("commanders", "commanders", tuple[Commander, ...]),
         "formations": read.section("formations", "formations", tuple[Formation, ...]),
-        "cards": read.section("combat", "cards", tuple[CombatCard, ...]),
+        "cards": (read.section("combat", "cards", tuple[CombatCard, ...]) or ())
+        + (read.section("advanced", "cards", tuple[CombatCard, ...]) or ()),
         "campaign": read.section("campaign", "campaign", tuple[CampaignCard, ...]),
         "buildings": read.section("buildings", "buildings", tuple[Building, ...]),
         "carnage": read.section("carnage", "carnage", tuple[CarnageCard, ...]),

@@ -86,6 +86,7 @@ class CombatCard(Record):
     side: Side
     rank: Literal["basic", "advanced"]
     copies: int = Field(ge=1)
+    hero: bool = False
     doctrine: CardDoctrine | None = None
     value: int | None = Field(default=None, ge=0)
     effects: tuple[EffectText, ...]

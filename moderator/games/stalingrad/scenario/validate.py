@@ -14,6 +14,7 @@ from moderator.games.stalingrad.scenario.schema import SIDES
 
 FORMATIONS_A_SIDE = 18  # §Components
 CAMPAIGN_A_SIDE = 10  # §Components
+ADVANCED_A_SIDE = 12  # §Components: 24 Advanced Cards; §Advanced: 45 a deck (ruling S-02)
 BUILDINGS = 24  # §Components
 CARNAGE = 50  # §Components
 COUNTERS = 140  # §Components
@@ -38,7 +39,7 @@ def _records(s: Scenario) -> Iterator[tuple[str, Record]]:
                            ("formations.yaml", s.formations), ("combat.yaml card", s.cards),
                            ("campaign.yaml card", s.campaign), ("buildings.yaml", s.buildings),
                            ("carnage.yaml card", s.carnage)):
-        yield from ((f"{label} {r.id}", r) for r in records)  # type: ignore[attr-defined]
+        yield from ((f"{label} {r.id}", r) for r in records)
 
 
 def _check_counts(s: Scenario, problems: Problems) -> None:
@@ -53,6 +54,9 @@ def _check_counts(s: Scenario, problems: Problems) -> None:
         cards = len(s.deck_of(side))
         problems.require(cards == s.meta.basic_cards_per_side,
                          f"combat: {side} has {cards} basic cards, §Components has {s.meta.basic_cards_per_side}")
+        advanced = len(s.deck_of(side, "advanced"))
+        problems.require(advanced == ADVANCED_A_SIDE,
+                         f"advanced: {side} has {advanced} advanced cards, not {ADVANCED_A_SIDE} (ruling S-02)")
         campaign = len(s.campaign_of(side))
         problems.require(campaign == CAMPAIGN_A_SIDE, f"campaign: {side} has {campaign} cards, not {CAMPAIGN_A_SIDE}")
     problems.require(len(s.buildings) == BUILDINGS, f"buildings: {len(s.buildings)}, §Components has {BUILDINGS}")
@@ -93,7 +97,10 @@ def _depletion_ok(s: Scenario, text: str | None) -> bool:
 def _check_cards(s: Scenario, problems: Problems) -> None:
     """§German Cards B: a German card has a doctrine; §Soviet Cards A: a Soviet card a Patriotism value."""
     for card in s.cards:
-        if card.side == "german":
+        if card.hero:
+            problems.require(card.rank == "advanced" and card.doctrine is None and card.value is None,
+                             f"combat: hero {card.id} is an advanced card with no doctrine or value (§Heroes)")
+        elif card.side == "german":
             problems.require(card.doctrine is not None and card.value is None,
                              f"combat: German card {card.id} needs a doctrine and no value")
         else:
@@ -103,8 +110,8 @@ def _check_cards(s: Scenario, problems: Problems) -> None:
 
 def _check_buildings(s: Scenario, problems: Problems) -> None:
     """§Components and §Strategy 5: six buildings a district, exactly one River Bank in each."""
-    per_district = Tally(b.district for b in s.buildings)
-    banks = Tally(b.district for b in s.buildings if b.terrain == "river_bank")
+    per_district: Tally[str] = Tally(b.district for b in s.buildings)
+    banks: Tally[str] = Tally(b.district for b in s.buildings if b.terrain == "river_bank")
     for district in DISTRICTS:
         problems.require(per_district[district] == BUILDINGS // len(DISTRICTS),
                          f"buildings: district {district} has {per_district[district]} buildings, not 6")
@@ -127,10 +134,10 @@ def _check_effects(s: Scenario, problems: Problems) -> None:
     for b in s.buildings:
         check("german", b.german_initiative, f"buildings: {b.id} German initiative")
         check("soviet", b.soviet_initiative, f"buildings: {b.id} Soviet initiative")
-    for c in s.carnage:
-        problems.require(all(e.icon != "add" for e in c.hold), f"carnage: {c.id} Hold option adds a unit")
-    for c in s.commanders:
-        check(c.side, c.reload, f"commanders: {c.id} reload")
+    for carnage in s.carnage:
+        problems.require(all(e.icon != "add" for e in carnage.hold), f"carnage: {carnage.id} Hold option adds a unit")
+    for commander in s.commanders:
+        check(commander.side, commander.reload, f"commanders: {commander.id} reload")
 
 
 def _check_commanders(s: Scenario, problems: Problems) -> None:
