@@ -68,6 +68,8 @@ class StalingradBrain:
                 out += self.maneuvers(seen, decision, kind)
             elif kind == "action":
                 out += self.battle_script(seen, decision)
+            elif kind == "intercept":
+                out.append(decision.options[-1])  # a careful player intercepts whenever he can
             elif kind == "consolidate":
                 out += [o for o in decision.options[:1] if o != "CONSOLIDATE DONE"] + ["CONSOLIDATE DONE"]
             else:
@@ -105,6 +107,9 @@ class StalingradBrain:
         for option in decision.options:
             words = option.split()
             if words[0] != "PLAY" or words[1] in {p.split()[1] for p in plays}:
+                continue
+            if len(words) == 2:  # a hero plays without a formation (§Heroes)
+                plays.append(option)
                 continue
             cost = seen.hand.get(words[1]) if self.side == "soviet" else 1
             if room.get(words[3], 0) >= (cost or 0) and (cost or room.get(words[3], 0) > 0 or self.side == "soviet"):

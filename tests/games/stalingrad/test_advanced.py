@@ -130,3 +130,24 @@ def test_a_hero_plays_without_formations():
     state, _ = apply(state, "soviet", "PLAY YakovPavlov.1")
     state, _ = defaults(state)
     assert state["districts"]["B"]["infernos"] == 0  # the Soviet hero removes one (ruling S-27)
+
+
+def test_the_bot_writes_a_battle_script_with_heroes_and_intercepts():
+    """The demo player plays a hero without a formation and intercepts when it holds an Intercept hero."""
+    import random
+
+    from moderator.core.bots import AskedDecision, ReportMail
+    from moderator.games.stalingrad.bot import StalingradBrain
+    from moderator.games.stalingrad.scenario import scenario_named
+
+    text = ("  B Red Square [RedSquare] ruin hell, concentration 3, defense 2\n"
+            "BATTLE for Red Square (district B), round 3, German to act; 2 Hold(s) left to the Break Test\n"
+            "  German 71ID: 1 card(s) left; played nothing\n")
+    action = AskedDecision("f1.0.german.action", "Action round", ["PLAY AssaultSquads.1 ON 71ID",
+                                                                   "PLAY VonLoringhoven.1", "RELOAD", "HOLD"], "HOLD")
+    window = AskedDecision("f2.0.german.intercept", "x", ["INTERCEPT NONE", "INTERCEPT HauptmannMeunch.1"],
+                           "INTERCEPT NONE")
+    brain = StalingradBrain("german", scenario_named("siege"), filed=True)
+    lines = brain.orders(ReportMail(text, "s", "m", [], [action, window]), random.Random(1))
+    assert lines == ["IF AT RedSquare: PLAY AssaultSquads.1 ON 71ID", "IF AT RedSquare: PLAY VonLoringhoven.1",
+                     "IF AT RedSquare: HOLD", "IF AT RedSquare: HOLD", "INTERCEPT HauptmannMeunch.1"]
