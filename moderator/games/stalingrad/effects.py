@@ -289,7 +289,7 @@ def resolve_auto(board: Board, item: dict[str, Any]) -> None:
     if advanced.resolve_auto(board, item):
         return
     if icon == "add":
-        add_unit(board, district, side, item["unit"], why)
+        add_unit(board, district, side, item["unit"], why, defer=bool(item.get("defer")))
     elif icon == "rubble_fort":
         add_unit(board, district, "soviet", "Fort", f"Rubble Fort ({why})")  # §Effects: a negative effect
     elif icon == "draw":
@@ -305,7 +305,7 @@ def resolve_auto(board: Board, item: dict[str, Any]) -> None:
         board.emit("inferno", district=district, infernos=board.district(district)["infernos"])
 
 
-def add_unit(board: Board, district: str, side: str, unit: str, why: str) -> None:
+def add_unit(board: Board, district: str, side: str, unit: str, why: str, defer: bool = False) -> None:
     """§Units, §On Buildings: an elite counter resolves its Terror Tactic, then lies core side up; a core unit
     is any counter of that core placed as it is; none left in the Unit Pile: lost (ruling S-78)."""
     s = board.scenario
@@ -321,7 +321,8 @@ def add_unit(board: Board, district: str, side: str, unit: str, why: str) -> Non
     core = s.counter(kind).core
     board.emit("unit_added", side=side, unit=unit, core=core, district=district, elite=elite, why=why)
     if elite:
-        queue_effects(board, items_of(s.counter(kind).terror, side, f"Terror Tactic of {unit}", district))
+        # a Soviet vanguard's Terror Tactic may hold its fire like the vanguard itself (§Battle 1)
+        queue_effects(board, items_of(s.counter(kind).terror, side, f"Terror Tactic of {unit}", district, defer=defer))
 
 
 def snipe_leader(board: Board, side: str, formation: str, why: str) -> None:

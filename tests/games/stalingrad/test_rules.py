@@ -342,3 +342,11 @@ def test_spellings_of_the_same_formation_are_accepted():
     """Rulings S-46 and S-49: "Army Reserves" is the Army Reserve."""
     state = fresh()
     assert engine.lexicon(state, "soviet").resolve("formation", "ArmyReserves") == "Reserve"
+
+
+def test_a_soviet_vanguard_elite_s_kill_also_waits():
+    """§Battle 1: the Terror Tactic of a unit a Soviet vanguard adds is the vanguard's fire: it may wait."""
+    b = board(in_battle())
+    b.district("B")["units"]["german"] = {}
+    run(b, [item("add", "soviet", unit="Assault", defer=True)])
+    assert [d["icon"] for d in b.battle["deferred"]] == ["kill"]
