@@ -1,6 +1,7 @@
 """200 random playouts of the basic game and 100 of the advanced game (issue 14): each ends with an outcome,
-every answer re-parses to itself, and at every change of phase no role's view names a card in the other role's hand (the kit's
-playouts do the same through the rendered reports for 20 games); the benchmark prints games per second."""
+every answer re-parses to itself, and at every change of phase no role's view names a card in the other
+role's hand (the kit's playouts do the same through the rendered reports for 20 games); the benchmark
+prints games per second."""
 
 from __future__ import annotations
 
