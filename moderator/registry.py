@@ -37,6 +37,7 @@ class Registry:
 def product_registry() -> Registry:
     """The games the product ships.  Add a game here, and only here."""
     from moderator.games.narva.engine import engine as narva
+    from moderator.games.stalingrad.engine import engine as stalingrad
     from moderator.games.vmt.engine import engine as vmt
 
-    return Registry([vmt, narva])
+    return Registry([vmt, narva, stalingrad])

@@ -49,7 +49,11 @@ def _events(app):
                 for e in json.loads(entry.payload_json).get("events", [])]
 
 
-@pytest.mark.parametrize("engine", list(product_registry()), ids=lambda e: e.info.id)
+#: the games that were logged in the old words (a game registered after issue 11 never was)
+OLD_GAMES = ("vmt", "narva")
+
+
+@pytest.mark.parametrize("engine", [e for e in product_registry() if e.info.id in OLD_GAMES], ids=lambda e: e.info.id)
 def test_a_game_logged_in_the_old_words_replays_after_the_upgrade(engine, tmp_path, monkeypatch):
     counter = itertools.count(1)
     monkeypatch.setattr("moderator.service.games.new_seed", lambda: bytes(range(32)))
