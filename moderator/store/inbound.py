@@ -96,3 +96,24 @@ def sent_to_since(session: Session, recipient: str, message_ids: Iterable[str], 
     found = session.exec(select(Outbox.id).where(Outbox.recipient == recipient, col(Outbox.message_id).in_(wanted),
                                                  Outbox.created_at >= since)).first()
     return found is not None
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A message about a game kept in quarantine for its referee (never processed)."""
+
+    inbound_id: int
+    received_at: datetime
+    sender: str
+    subject: str
+    reason: str
+
+
+def quarantined_for_game(session: Session, game_id: str) -> list[Kept]:
+    """The messages about `game_id` kept in quarantine, oldest first."""
+    rows = session.exec(select(InboundMail.id, InboundMail.received_at, InboundMail.sender, InboundMail.subject,
+                               InboundMail.outcome)
+                        .where(InboundMail.game_id == game_id, InboundMail.status == "quarantined")
+                        .order_by(col(InboundMail.id)))
+    return [Kept(int(row_id or 0), received_at, sender, subject, outcome.removeprefix("quarantined: "))
+            for row_id, received_at, sender, subject, outcome in rows]
