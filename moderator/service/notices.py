@@ -30,13 +30,11 @@ class Notices:
     def post(self, session: Session, table: Table | None, recipient: str, role: str, title: str,
              paragraphs: Sequence[str], receipt: dict[str, Any] | list[dict[str, Any]] | None = None,
              envelope: Sequence[str] = (),
-             kind: str = "notice", body: str | None = None, message_id: str | None = None,
-             log_seq: int = 0) -> Outbox:
+             kind: str = "notice", body: str | None = None, message_id: str | None = None) -> Outbox:
         """Queue a notice to `recipient` with `session`'s transaction.
 
         A notice about a game (`table`) threads under the seat's other mail (the referee's under
-        the referee's thread); `body` replaces the composed text; `log_seq` is the log entry the
-        notice reports up to (a referee's digest), kept with the outbox row.
+        the referee's thread); `body` replaces the composed text.
         """
         now = self.clock.now()
         addressing = self.addressing
@@ -66,7 +64,7 @@ class Notices:
             outgoing.text = body
         return queue_mail(session, game_id=table.game.id if table else "",
                           recipient=recipient, message_id=message_id, subject=subject, kind=kind,
-                          raw=outgoing.to_bytes(), created_at=now, next_attempt_at=now, log_seq=log_seq)
+                          raw=outgoing.to_bytes(), created_at=now, next_attempt_at=now)
 
 
 def notice_subject(game_id: str | None, role: str | None, title: str, orders_name: str) -> str:

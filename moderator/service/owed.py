@@ -91,10 +91,14 @@ def referee_timezone(table: Table) -> str:
 
 def headline(table: Table) -> list[str]:
     """The game, its phase in words and its status, as the first lines of a STATUS answer."""
-    engine = table.engine
-    title, label = engine.phase_title(table.state), table.game.phase_label
-    return [f"{table.game.id}: {engine.info.title}", f"Phase: {title}" + (f" ({label})" if label != title else ""),
+    return [f"{table.game.id}: {table.engine.info.title}", f"Phase: {phase_words(table)}",
             f"Status: {table.game.status}"]
+
+
+def phase_words(table: Table) -> str:
+    """The phase in words with its label for a PHASE line: `turn 3 (June 13-15), Axis action phase (T3-AXIS)`."""
+    title, label = table.engine.phase_title(table.state), table.game.phase_label
+    return title if label == title else f"{title} ({label})"
 
 
 def status_text(table: Table, seat: Seat, now: datetime | None = None) -> str:

@@ -29,7 +29,7 @@ from moderator.mail.commands import commands_for
 from moderator.mail.compose import thread_root
 from moderator.mail.echo import clip
 from moderator.render.texts import render, wrap
-from moderator.service.cadence import ANSWERED_FOR_THEM, Mark, short_time
+from moderator.service.cadence import Mark, short_time
 from moderator.service.notices import Notices
 from moderator.service.owed import (
     REFEREE_TIMEZONE,
@@ -37,25 +37,25 @@ from moderator.service.owed import (
     kind_named,
     owed_decisions,
     owed_lines,
+    phase_words,
     referee_timezone,
     role_title,
 )
 from moderator.service.reports import narrate
 from moderator.service.table import Table
 from moderator.store import inbound as inbound_rows
-from moderator.store import outbox as outbox_rows
 from moderator.store.inbound import Kept
 from moderator.store.models import Outbox, Seat
 
-#: The outbox kind of a digest (the newest one says up to which log entry the referee was told).
+#: The outbox kind of a digest.
 DIGEST = "digest"
+DIGEST_TEMPLATE = "mail/referee_digest.txt.j2"
 #: At most this many quarantined messages are listed in a digest (the newest); the count says the rest.
 KEPT_SHOWN = 10
 #: How much of a stranger's sender, subject or of a quarantine reason a digest quotes.
 QUOTED_CHARS = 100
 #: How a logged answer came about, for the referee.
-SOURCES = {"default": "the deadline passed: the default", "game-standing": "the game's standing default",
-           "standing": "their own standing order"}
+SOURCES = {"game-standing": "the game's standing defaults", "standing": "their own standing orders"}
 
 __all__ = ["DIGEST", "REFEREE_TIMEZONE", "RefereeMail", "Turn", "referee_status_text"]
 
@@ -130,21 +130,27 @@ class RefereeMail:
         game = table.game
         if not game.referee_address or not turn.worth_a_digest:
             return None
-        last = outbox_rows.newest_of_kind(table.session, game.id, DIGEST)
-        since, since_time = (last.log_seq, last.created_at) if last is not None else (0, None)
         kept = inbound_rows.quarantined_for_game(table.session, game.id)
-        context = self.digest_context(table, now, turn, since, since_time, kept)
-        text = render(self.environment, "mail/referee_digest.txt.j2", **context)
-        return self.notices.post(table.session, table, game.referee_address, REFEREE, context["title"], [],
-                                 kind=DIGEST, body=text, log_seq=game.last_seq)
+        context = self.digest_context(table, now, turn, kept)
+        row = self.notices.post(table.session, table, game.referee_address, REFEREE, context["title"], [],
+                                kind=DIGEST, body=render(self.environment, DIGEST_TEMPLATE, **context))
+        game.digest_seq = game.last_seq
+        game.digest_inbound_id = max([game.digest_inbound_id, *(item.inbound_id for item in kept)])
+        table.session.add(game)
+        return row
 
-    def digest_context(self, table: Table, now: datetime, turn: Turn, since: int, since_time: datetime | None,
-                       kept: Sequence[Kept]) -> dict[str, Any]:
-        """Everything a digest shows: public facts and the moderator's records, never a hidden one."""
+    def digest_text(self, table: Table, now: datetime, turn: Turn, kept: Sequence[Kept]) -> str:
+        """The text of the digest `after_run` would mail now."""
+        return render(self.environment, DIGEST_TEMPLATE, **self.digest_context(table, now, turn, kept))
+
+    def digest_context(self, table: Table, now: datetime, turn: Turn, kept: Sequence[Kept]) -> dict[str, Any]:
+        """Everything a digest shows (since the last one): public facts and the moderator's records,
+        never a hidden one."""
         engine = table.engine
         tz = referee_timezone(table)
+        since = table.game.digest_seq
         recent = [(role, payload) for _seq, role, payload in table.answers_after(since)]
-        fresh = {item.inbound_id for item in kept if since_time is None or item.received_at > since_time}
+        fresh = {item.inbound_id for item in kept if item.inbound_id > table.game.digest_inbound_id}
         shown = [{"inbound_id": item.inbound_id, "fresh": item.inbound_id in fresh,
                   "when": short_time(item.received_at, tz), "sender": clip(item.sender, QUOTED_CHARS),
                   "subject": clip(item.subject, QUOTED_CHARS),
@@ -155,8 +161,9 @@ class RefereeMail:
         return dict(
             title=title, heading=f"{table.game.id}: {title}", situation=situation(table, turn), tz=tz,
             owed=owed_lines(owed_decisions(table), REFEREE, tz, now), opening=turn.opening,
-            any_missed=any(total for _role, _recent, total in missed),
-            answered=answered_lines(table, recent), missed=missed, kept=list(kept), shown=shown, fresh=len(fresh),
+            defaulted=defaulted_lines(table, recent), standing=standing_lines(table, recent),
+            totals=", ".join(f"{role} {total}" for role, _recent, total in missed),
+            kept=list(kept), shown=shown, fresh=len(fresh),
             orders_address=self.notices.addressing.orders_address, game_id=table.game.id,
             commands=[command.usage for command in commands_for(REFEREE_AUDIENCE)],
             events=[narrate(engine, event, OBSERVER) for event in table.events_since(since, OBSERVER)],
@@ -168,29 +175,40 @@ def referee_commands() -> list[str]:
     return [f"{command.usage}: {command.help_for(REFEREE_AUDIENCE)}" for command in commands_for(REFEREE_AUDIENCE)]
 
 
-def answered_lines(table: Table, answers: Sequence[tuple[str, dict[str, Any]]]) -> list[str]:
-    """What was answered for the players without their writing it, by role, kind and how.
+def defaulted_lines(table: Table, answers: Sequence[tuple[str, dict[str, Any]]]) -> list[str]:
+    """The questions whose deadline passed unanswered, by role and kind, with the default applied.
 
-    A deadline default's answer is public (every report narrates it; face down when secret); what
-    a standing order answered is not named, since the order may test a hand: only the kind of
-    question and how often.
+    The default is public (every report narrates it), face down when the question was secret.
     """
     grammar = table.engine.grammar
-    counted: Counter[tuple[str, str, str, str]] = Counter()
+    counted: Counter[tuple[str, str, str]] = Counter()
+    for role, payload in answers:
+        if payload.get("source") == "default":
+            shown = "(face down)" if payload.get("secret") else str(payload.get("text", ""))
+            counted[(role, str(payload.get("kind", "")), shown)] += 1
+    return [f"{role_title(role)}: {kind_named(kind, grammar.kind_titles.get(kind, kind))}, the default {shown}"
+            + (f" ({times} times)." if times > 1 else ".") for (role, kind, shown), times in counted.items()]
+
+
+def standing_lines(table: Table, answers: Sequence[tuple[str, dict[str, Any]]]) -> list[str]:
+    """The questions standing orders answered, by role, by whose order, and by kind with how often.
+
+    What a standing order answered is not named: the order may test a hand.
+    """
+    grammar = table.engine.grammar
+    counted: dict[tuple[str, str], Counter[str]] = {}
     for role, payload in answers:
         source = payload.get("source", "")
-        if source not in ANSWERED_FOR_THEM:
-            continue
-        shown = ""
-        if source == "default":
-            shown = "(face down)" if payload.get("secret") else str(payload.get("text", ""))
-        counted[(role, str(payload.get("kind", "")), source, shown)] += 1
+        if source in ("standing", "game-standing"):
+            kind = str(payload.get("kind", ""))
+            counted.setdefault((role, source), Counter())[grammar.kind_titles.get(kind, kind)] += 1
     lines = []
-    for (role, kind, source, shown), times in counted.items():
-        answer = f" {shown}" if shown else ""
-        often = f" ({times} times)" if times > 1 else ""
-        lines.append(f"{role_title(role)}: {kind_named(kind, grammar.kind_titles.get(kind, kind))} was answered "
-                     f"by {SOURCES[source]}{answer}{often}.")
+    for role in table.player_roles:
+        for source in ("standing", "game-standing"):
+            kinds = counted.get((role, source))
+            if kinds:
+                listed = ", ".join(title if times == 1 else f"{times} x {title}" for title, times in kinds.items())
+                lines.append(f"{role_title(role)}, by {SOURCES[source]}: {listed}.")
     return lines
 
 
@@ -223,7 +241,7 @@ def situation(table: Table, turn: Turn) -> str:
     if outcome is not None:
         winner = "a draw" if outcome.winner is None else f"{role_title(outcome.winner)} wins"
         return f"The game is over: {winner} ({outcome.reason})."
-    now = f"{engine.phase_title(table.state)} ({table.game.phase_label}); the game has {total} turns"
+    now = f"{phase_words(table)}; the game has {total} turns"
     paused = " The game is paused: nothing runs until RESUME." if table.game.status == "paused" else ""
     if turn.opening:
         return f"Every seat is taken and the game has started: {now}.{paused}"

@@ -78,8 +78,3 @@ def by_message_id(session: Session, message_id: str) -> Outbox | None:
 def of_game_by_message_id(session: Session, game_id: str) -> dict[str, Outbox]:
     return {row.message_id: row for row in session.exec(select(Outbox).where(Outbox.game_id == game_id))}
 
-
-def newest_of_kind(session: Session, game_id: str, kind: str) -> Outbox | None:
-    """The newest mail of `kind` queued for `game_id` (a referee's digest: what the last one covered)."""
-    return session.exec(select(Outbox).where(Outbox.game_id == game_id, Outbox.kind == kind)
-                        .order_by(col(Outbox.id).desc()).limit(1)).first()

@@ -1,0 +1,27 @@
+"""game: how far the referee's last digest reached (the log entry, the newest quarantined message)
+
+Revision ID: 0008
+Revises: 0007
+Create Date: 2026-12-09
+"""
+import sqlalchemy as sa
+from alembic import op
+
+revision = '0008'
+down_revision = '0007'
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    # Games created before have had no digest: the first one covers the whole log and lists every
+    # quarantined message as new.
+    with op.batch_alter_table("game") as batch:
+        batch.add_column(sa.Column("digest_seq", sa.Integer(), nullable=False, server_default="0"))
+        batch.add_column(sa.Column("digest_inbound_id", sa.Integer(), nullable=False, server_default="0"))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("game") as batch:
+        batch.drop_column("digest_inbound_id")
+        batch.drop_column("digest_seq")
