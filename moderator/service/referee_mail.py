@@ -93,8 +93,10 @@ class RefereeMail:
         if not game.referee_address:
             return None
         heading = f"{game.id}: you referee this game"
-        seats = [{"title": role_title(s.role), "address": s.address,
-                  "state": "invited" if s.address else "to be given with REPLACE"} for s in table.players()]
+        seats = [{"title": role_title(s.role),
+                  "state": f"{s.address}, invited" if s.address else "no address (its invitation token was printed "
+                                                                      "when the game was created)"}
+                 for s in table.players()]
         text = render(self.environment, "mail/referee_welcome.txt.j2", heading=heading, game_id=game.id,
                       title=table.engine.info.title, scenario=game.scenario, secret=secret, seats=seats,
                       observers=[(s.role, s.address) for s in table.observers()],
@@ -115,7 +117,7 @@ class RefereeMail:
             f"you get a report at the start of the game and at the end of each game turn, with what everyone "
             f"may see: the public events and dice, the map, the result. A player's hand or hidden blocks are "
             f"never shown to you.",
-            f"The moderator reads no mail from observers. To stop the reports, write to {who}.",
+            f"The moderator takes no orders from observers. To stop the reports, write to {who}.",
             f"The moderator has committed to its secret dice seed: {game.commitment}. It is revealed when "
             f"the game ends, so that anyone can check every roll.",
         ]
@@ -253,7 +255,7 @@ def digest_title(table: Table, turn: Turn, missed: int, fresh: int) -> str:
     engine = table.engine
     outcome = engine.outcome(table.state)
     if outcome is not None:
-        base = "final digest, the game is over"
+        base = "final digest: " + ("a draw" if outcome.winner is None else f"{role_title(outcome.winner)} wins")
     elif turn.opening:
         base = "the game has started"
     else:
