@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import bindparam
+from sqlalchemy import select as sql_select
 from sqlmodel import Session, and_, col, func, or_, select
 
 from moderator.store.models import InboundMail, Outbox, Quarantine, Submission
@@ -109,11 +110,15 @@ class Kept:
     reason: str
 
 
+# The columns only: a kept message's bytes may be large, and a digest lists its headers.
+KEPT_FOR_GAME = sql_select(col(InboundMail.id), col(InboundMail.received_at), col(InboundMail.sender),
+                           col(InboundMail.subject), col(InboundMail.outcome)).where(
+    col(InboundMail.game_id) == bindparam("game_id"), col(InboundMail.status) == "quarantined").order_by(
+    col(InboundMail.id))
+
+
 def quarantined_for_game(session: Session, game_id: str) -> list[Kept]:
     """The messages about `game_id` kept in quarantine, oldest first."""
-    rows = session.exec(select(InboundMail.id, InboundMail.received_at, InboundMail.sender, InboundMail.subject,
-                               InboundMail.outcome)
-                        .where(InboundMail.game_id == game_id, InboundMail.status == "quarantined")
-                        .order_by(col(InboundMail.id)))
-    return [Kept(int(row_id or 0), received_at, sender, subject, outcome.removeprefix("quarantined: "))
+    rows = session.connection().execute(KEPT_FOR_GAME, {"game_id": game_id})
+    return [Kept(int(row_id or 0), received_at, str(sender), str(subject), str(outcome).removeprefix("quarantined: "))
             for row_id, received_at, sender, subject, outcome in rows]
