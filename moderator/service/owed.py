@@ -91,7 +91,7 @@ def referee_timezone(table: Table) -> str:
 
 def headline(table: Table) -> list[str]:
     """The game, its phase in words and its status, as the first lines of a STATUS answer."""
-    return [f"{table.game.id}: {table.engine.info.title}", f"Phase: {phase_words(table)}",
+    return [f"{table.game.id}: {table.engine.info.title}", wrap(f"Phase: {phase_words(table)}", "       "),
             f"Status: {table.game.status}"]
 
 
