@@ -70,8 +70,9 @@ class Turn:
 
     @classmethod
     def of(cls, table: Table, started_at: Mark | None, opening: bool, finished: bool) -> Turn:
-        crossed = started_at is not None and started_at.passed(Mark.of(table.engine, table.state), "turn")
-        return cls(opening, started_at.turn if crossed and started_at is not None else None, finished)
+        if started_at is None or not started_at.passed(Mark.of(table.engine, table.state), "turn"):
+            return cls(opening, None, finished)
+        return cls(opening, started_at.turn, finished)
 
     @property
     def worth_a_digest(self) -> bool:
