@@ -22,6 +22,10 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("game") as batch:
-        batch.drop_column("digest_inbound_id")
-        batch.drop_column("digest_seq")
+    # SQLite drops the columns in place (3.35 and later): the batch mode's copy of the table could
+    # not drop the game table, which the seats, the log and the snapshots refer to.
+    for column in ("digest_inbound_id", "digest_seq"):
+        if op.get_bind().dialect.name == "sqlite":
+            op.execute(f"ALTER TABLE game DROP COLUMN {column}")
+        else:
+            op.drop_column("game", column)
