@@ -77,4 +77,3 @@ def by_message_id(session: Session, message_id: str) -> Outbox | None:
 
 def of_game_by_message_id(session: Session, game_id: str) -> dict[str, Outbox]:
     return {row.message_id: row for row in session.exec(select(Outbox).where(Outbox.game_id == game_id))}
-
