@@ -29,6 +29,7 @@ from moderator.service.lobby import Lobby
 from moderator.service.mailroom import MailLimits, Mailroom, Outcome
 from moderator.service.notices import Notices
 from moderator.service.outbox import Postman
+from moderator.service.referee_mail import RefereeMail
 from moderator.service.reminders import Reminders
 from moderator.service.replay import Replayer
 from moderator.service.replies import Replies
@@ -61,12 +62,13 @@ class App:
     def _wire(self) -> None:
         """Construct the services, each from the collaborators it uses."""
         settings, db, clock, registry = self.settings, self.db, self.clock, self.registry
-        self.turns = TurnRunner(settings.deadlines, self.addressing, self.environment)
         self.notices = Notices(clock, self.addressing, self.environment)
+        self.referee_mail = RefereeMail(self.notices, self.environment)
+        self.turns = TurnRunner(settings.deadlines, self.addressing, self.environment, self.referee_mail)
         self.replayer = Replayer(db, registry, self.environment, self.addressing)
         self.html_archive = HtmlArchive(db, registry, self.environment, self.replayer)
         self.controls = Controls(clock, self.turns, self.notices, self.replayer)
-        self.lobby = Lobby(db, clock, registry, self.addressing, self.notices, self.turns)
+        self.lobby = Lobby(db, clock, registry, self.addressing, self.notices, self.turns, self.referee_mail)
         self.desk = SeatDesk(clock, self.addressing, self.environment, Replies(self.notices), self.turns,
                              settings.deadlines)
         self.leagues = Leagues(db, clock, registry, self.lobby.create_game, self.notices, self.controls, self.turns,

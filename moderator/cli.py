@@ -159,8 +159,12 @@ def new_game(
     referee: Annotated[str, typer.Option(help="The referee's address (for referee commands by mail).")] = "",
     option: Annotated[list[str] | None, typer.Option(help="Rule option NAME=VALUE; repeat as needed.")] = None,
     observer: Annotated[list[str] | None, typer.Option(help="NAME=ADDRESS of an observer.")] = None,
+    referee_tz: Annotated[str, typer.Option(help="The time zone the referee's mail gives times in, e.g. "
+                                                 "Europe/Madrid.")] = "UTC",
 ) -> None:
     """Create a game; print its id, seed commitment, invitation tokens and referee secret."""
+    from moderator.service.owed import REFEREE_TIMEZONE
+
     app = make_app()
     try:
         engine = app.registry.get(game)
@@ -169,9 +173,12 @@ def new_game(
         observers = dict(_pairs(observer or [], numbers=False))
         problems = [f"the referee's: {p}" for p in ([address_problem(referee)] if referee else []) if p]
         problems += [f"observer {name}'s: {p}" for name, a in observers.items() if (p := address_problem(a))]
+        if not known_time_zone(referee_tz):
+            problems.append(f"'{referee_tz}' is not a time zone name; use one like Europe/Madrid or UTC")
         if problems:
             fail("; ".join(problems))
-        created = app.create_game(game, scenario, dict(_pairs(option or [])), seats, referee, observers=observers)
+        created = app.create_game(game, scenario, dict(_pairs(option or [])), seats, referee, observers=observers,
+                                  settings={REFEREE_TIMEZONE: referee_tz} if referee_tz != "UTC" else None)
     except ModeratorError as error:
         fail(str(error))
     app.drain_outbox()
@@ -180,6 +187,17 @@ def new_game(
     console.print(f"Referee secret (shown once): {created.referee_secret}")
     for role, token in created.invitations.items():
         console.print(f"  invitation for {role}: JOIN {token}")
+
+
+def known_time_zone(name: str) -> bool:
+    """Whether `name` is a time zone the moderator can give times in (Europe/Madrid, UTC)."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
 
 
 def _seats(items: list[str], roles: tuple[str, ...], game: str) -> dict[str, str]:

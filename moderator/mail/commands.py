@@ -56,8 +56,8 @@ class Command:
 
 COMMANDS: tuple[Command, ...] = (
     Command("HELP", (PLAYER,), "", "this text", "HELP"),
-    Command("STATUS", (PLAYER, REFEREE), "", "the state of play, what is open, your standing orders", "STATUS",
-            referee_help="the game's status, its phase and the number of its newest log entry"),
+    Command("STATUS", (PLAYER, REFEREE), "", "who owes which decision by when, your scripts and standing orders",
+            "STATUS", referee_help="who owes which decision by when, the phase and the newest log entry"),
     Command("CHECK", (PLAYER,), "", "with orders: a dry run; nothing is applied", "CHECK"),
     Command("RESEND", (PLAYER,), "", "your last report again", "RESEND"),
     Command("CONTINUE", (PLAYER,), "", "inside a script: resume your previously queued script here", "CONTINUE"),

@@ -18,6 +18,7 @@ from moderator.mail.commands import referee_summary
 from moderator.service import games
 from moderator.service.absences import record_absence
 from moderator.service.notices import Notices
+from moderator.service.referee_mail import referee_status_text
 from moderator.service.replay import Replayer
 from moderator.service.table import Table, dumps
 from moderator.service.turns import TurnRunner
@@ -62,8 +63,8 @@ class Controls:
     # ------------------------------------------------------------------ the commands
 
     def status(self, table: Table, argument: str, now: datetime) -> Answer:
-        game = table.game
-        return f"{game.id}: {game.status}, phase {game.phase_label}, log at #{game.last_seq}.", None
+        """Who owes which decision by when (in the referee's time zone), and the newest log entry."""
+        return referee_status_text(table, now), None
 
     def pause(self, table: Table, argument: str, now: datetime) -> Answer:
         table.game.status = "paused"

@@ -17,6 +17,7 @@ from moderator.mail.hygiene import Letter
 from moderator.registry import Registry
 from moderator.service import games as game_service
 from moderator.service.notices import Notices
+from moderator.service.referee_mail import RefereeMail
 from moderator.service.replies import Outcome, Replies
 from moderator.service.reports import Addressing
 from moderator.service.standing import standing_in_force
@@ -40,10 +41,11 @@ def standing_paragraphs(table: Table, role: str) -> list[str]:
 
 class Lobby:
     """Creates games and seats players; needs the database, the clock, the games, the addressing,
-    notices and the turn runner (the game's first run when the last seat is taken)."""
+    notices, the turn runner (the game's first run when the last seat is taken) and the referee's
+    mail (the referee's welcome and the observers' invitations)."""
 
     def __init__(self, database: Database, clock: Clock, registry: Registry, addressing: Addressing,
-                 notices: Notices, turns: TurnRunner):
+                 notices: Notices, turns: TurnRunner, referee: RefereeMail):
         self.database = database
         self.clock = clock
         self.registry = registry
@@ -51,6 +53,7 @@ class Lobby:
         self.notices = notices
         self.replies = Replies(notices)
         self.turns = turns
+        self.referee = referee
 
     def create_game(self, engine_id: str, scenario: str | None = None, options: Mapping[str, Any] | None = None,
                     addresses: Mapping[str, str] | None = None, referee_address: str = "",
@@ -67,7 +70,11 @@ class Lobby:
             return created
 
     def _invite(self, session: Session, created: game_service.CreatedGame, addresses: Mapping[str, str]) -> None:
+        """Mail each seat with an address its invitation, each observer theirs, the referee a welcome."""
         table = load_table(session, self.registry, created.game_id)
+        self.referee.welcome(session, table, created.referee_secret)
+        for observer in table.observers():
+            self.referee.invite_observer(session, table, observer)
         for role, token in created.invitations.items():
             address = addresses.get(role)
             if not address:

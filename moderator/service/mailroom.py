@@ -239,7 +239,9 @@ class Mailroom:
                                    f"only to {letter.sender}, the address that took the seat."], kind="notice")
             return outcome
         if not stored.is_known_address(session, letter.sender):
-            outcome = self._quarantine(session, inbound, f"unknown sender {letter.sender}")
+            # Kept under the game it names, if there is one, so that its referee's digest lists it.
+            named = envelope.game if envelope.game and session.get(Game, envelope.game) is not None else ""
+            outcome = self._quarantine(session, inbound, f"unknown sender {letter.sender}", named)
             self._tell_owner_if_claimed(session, letter, envelope)
             return outcome
         if refusal is not None:
@@ -325,7 +327,8 @@ class Mailroom:
             lines = [f"No referee command found. {referee_summary()}"]
         if letter.others:
             lines.append(f"This message also named {self._others(letter)}; it is answered only here.")
-        self.notices.post(session, table, letter.sender, "referee", "Referee", lines, kind="receipt")
+        named = ", ".join(dict.fromkeys(command for _, command, _ in envelope.commands)) or "your message"
+        self.notices.post(session, table, letter.sender, "referee", f"answer to {named}", lines, kind="receipt")
         return Outcome("command", "; ".join(lines), game.id)
 
     # ------------------------------------------------------------------ strangers and owners

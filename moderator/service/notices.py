@@ -11,6 +11,7 @@ from jinja2 import Environment
 from sqlmodel import Session
 
 from moderator.clock import Clock
+from moderator.core.contract import REFEREE
 from moderator.mail.compose import make_message_id, thread_headers, thread_root
 from moderator.service.reports import Addressing, compose_notice
 from moderator.service.table import Table
@@ -32,8 +33,8 @@ class Notices:
              kind: str = "notice", body: str | None = None, message_id: str | None = None) -> Outbox:
         """Queue a notice to `recipient` with `session`'s transaction.
 
-        A notice about a game (`table`) threads under the seat's other mail; `body` replaces the
-        composed text.
+        A notice about a game (`table`) threads under the seat's other mail (the referee's under
+        the referee's thread); `body` replaces the composed text.
         """
         now = self.clock.now()
         addressing = self.addressing
@@ -41,15 +42,17 @@ class Notices:
         # Notices are not replayed, so a random part is fine (and needs no query).
         message_id = message_id or make_message_id(kind, game_id, role, 0, addressing.domain,
                                                    salt=secrets.token_hex(8))
-        threaded = table is not None and role in table.seats
-        subject = notice_subject(game_id if table else None, role if threaded else None, title,
+        seat = table.seats.get(role) if table is not None else None
+        threaded = table is not None and (seat is not None or role == REFEREE)
+        label = "observer" if seat is not None and seat.kind == "observer" else role
+        subject = notice_subject(game_id if table else None, label if threaded else None, title,
                                  addressing.orders_name)
         topic = f"[{game_id}/{role}] {table.engine.info.title}" if table else subject
         heading = f"{game_id}: {title}" if table else title
         in_reply_to = ""
         if table is not None and threaded:
             root = thread_root(table.game.id, role, addressing.domain)
-            in_reply_to = table.seats[role].last_report_message_id or (root if message_id != root else "")
+            in_reply_to = (seat.last_report_message_id if seat else "") or (root if message_id != root else "")
         outgoing = compose_notice(self.environment, addressing, recipient, subject, heading, paragraphs,
                                   message_id, now, receipt, envelope, in_reply_to,
                                   f"<{game_id}.{addressing.domain}>" if table else "")

@@ -3,7 +3,6 @@ secret: the player's commands (listed in mail/commands.py), then the orders (DES
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -20,11 +19,12 @@ from moderator.mail.compose import make_message_id
 from moderator.mail.envelope import Envelope
 from moderator.mail.hygiene import Letter
 from moderator.service.absences import record_absence
+from moderator.service.owed import status_text
 from moderator.service.replies import Outcome, Replies, receipt_of
 from moderator.service.reports import Addressing, help_text
 from moderator.service.resends import earlier_copy, normalised_orders, remember_taken, resend_verdict
 from moderator.service.table import Table, dumps
-from moderator.service.turns import TurnRunner, phase_title
+from moderator.service.turns import TurnRunner
 from moderator.settings import DeadlineSettings
 from moderator.store import outbox as outbox_rows
 from moderator.store.models import InboundMail, Seat, Submission
@@ -96,7 +96,7 @@ class SeatDesk:
 
     def status(self, session: Session, inbound: InboundMail, envelope: Envelope, table: Table,
                seat: Seat) -> Outcome:
-        return self.replies.text(session, table, seat, "Status", status_text(table, seat), "command")
+        return self.replies.text(session, table, seat, "Status", status_text(table, seat, self.clock.now()), "command")
 
     def resend(self, session: Session, inbound: InboundMail, envelope: Envelope, table: Table,
                seat: Seat) -> Outcome:
@@ -237,35 +237,6 @@ def stamp_agenda(table: Table, body: ParsedBody) -> list[AgendaLine]:
     """The message's keyed orders, marked with the game's current period so they expire with it."""
     period = period_of(table.engine, table.state)
     return [replace(line, period=period) for line in body.agenda]
-
-
-def status_text(table: Table, seat: Seat) -> str:
-    """STATUS: the phase, who owes what (the seat's own prompts in full), the seat's plans."""
-    engine = table.engine
-    pending = engine.pending(table.state)
-    lines = [f"{table.game.id}: {engine.info.title}", f"Phase: {phase_title(engine, table.state)} "
-             f"({table.game.phase_label})", f"Status: {table.game.status}", ""]
-    deadlines = {}
-    for other in table.players():
-        deadlines.update(json.loads(other.deadlines_json or "{}"))
-    if pending:
-        lines.append("Waiting for:")
-        for decision in pending:
-            due = deadlines.get(decision.key)
-            when = f" (by {datetime.fromisoformat(due):%Y-%m-%d %H:%M} UTC)" if due else ""
-            what = decision.prompt if decision.role == seat.role else "a decision"
-            lines.append(f"  - {decision.role}: {what}{when}")
-    else:
-        lines.append("Nobody owes an answer now.")
-    plan = table.plan(seat.role)
-    if plan.script:
-        lines += ["", "Your queued script:"] + [f"  {s.render()}" for s in plan.script]
-    if plan.agenda:
-        lines += ["", "Your keyed orders for this turn:"] + [f"  {a.render()}" for a in plan.agenda]
-    if plan.standing:
-        lines += ["", "Your standing orders:"] + [f"  {s.render()}" for s in plan.standing]
-    lines += ["", f"Seed commitment: {table.game.commitment}"]
-    return "\n".join(lines) + "\n"
 
 
 def replace_header(raw: bytes, name: str, value: str) -> bytes:

@@ -131,6 +131,12 @@ class Table:
                                  "others": raw["others"], "choices": raw["choices"]})
         return answered
 
+    def answers_after(self, after: int) -> list[tuple[int, str, dict[str, Any]]]:
+        """(seq, role, payload) of every live answer logged after entry `after`, those not written
+        yet included (the referee's digest: what was answered for whom, and how)."""
+        rows = self._unflushed_log(after, ("answer",), with_role=True)
+        return [(seq, role, json.loads(payload)) for seq, role, payload in rows]
+
     def _unflushed_log(self, after: int, kinds: tuple[str, ...], with_role: bool = False) -> list[Any]:
         """(seq, payload) of the log as `log` gives it, without flushing first: entries appended
         but not written yet come from the session.  (A run's reports read the log once, between

@@ -28,6 +28,7 @@ from moderator.service.cadence import (
     should_mail,
     take_held_receipts,
 )
+from moderator.service.referee_mail import RefereeMail, Turn
 from moderator.service.reports import Addressing, compose_report
 from moderator.service.table import Table, dumps
 from moderator.settings import DeadlineSettings
@@ -45,6 +46,7 @@ class RunResult:
     finished: bool = False
     expired: list[tuple[str, Any]] = field(default_factory=list)  # (role, AgendaLine) unused when a turn ended
     started_at: Mark | None = None  # where the game stood when the run began (for the end of a turn)
+    digest: Outbox | None = None  # the referee's digest, when the run started or ended a game turn or the game
 
 
 def deadline_hours(settings: DeadlineSettings, game_settings: dict[str, Any], decision: Decision) -> float:
@@ -73,12 +75,15 @@ def defaulted_events(decision: Decision, text: str) -> list[Event]:
 
 
 class TurnRunner:
-    """Runs games and writes their reports; needs the deadline settings, the addressing and the templates."""
+    """Runs games and writes their reports; needs the deadline settings, the addressing, the templates
+    and the referee's mail (the digest after a run that started or ended a game turn)."""
 
-    def __init__(self, deadlines: DeadlineSettings, addressing: Addressing, environment: Environment):
+    def __init__(self, deadlines: DeadlineSettings, addressing: Addressing, environment: Environment,
+                 referee: RefereeMail | None = None):
         self.deadlines = deadlines
         self.addressing = addressing
         self.environment = environment
+        self.referee = referee
 
     # ------------------------------------------------------------------ running
 
@@ -129,7 +134,11 @@ class TurnRunner:
                                             "score": dict(outcome.score)})
         self._set_deadlines(table, result.waiting, now, game_settings)
         table.snapshot(table.game.phase_label, now)
+        opening = all(seat.last_report_seq == 0 for seat in table.players())  # nobody has had a report yet
         result.reports = self.report(table, now, result, receipts or {}, report_all)
+        if self.referee is not None:
+            result.digest = self.referee.after_run(table, now, Turn.of(table, result.started_at, opening,
+                                                                        result.finished))
         return result
 
     def _log_step(self, table: Table, step: Step, now: datetime) -> None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import bindparam
+from sqlalchemy import select as sql_select
 from sqlmodel import Session, and_, col, func, or_, select
 
 from moderator.store.models import InboundMail, Outbox, Quarantine, Submission
@@ -96,3 +97,28 @@ def sent_to_since(session: Session, recipient: str, message_ids: Iterable[str], 
     found = session.exec(select(Outbox.id).where(Outbox.recipient == recipient, col(Outbox.message_id).in_(wanted),
                                                  Outbox.created_at >= since)).first()
     return found is not None
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A message about a game kept in quarantine for its referee (never processed)."""
+
+    inbound_id: int
+    received_at: datetime
+    sender: str
+    subject: str
+    reason: str
+
+
+# The columns only: a kept message's bytes may be large, and a digest lists its headers.
+KEPT_FOR_GAME = sql_select(col(InboundMail.id), col(InboundMail.received_at), col(InboundMail.sender),
+                           col(InboundMail.subject), col(InboundMail.outcome)).where(
+    col(InboundMail.game_id) == bindparam("game_id"), col(InboundMail.status) == "quarantined").order_by(
+    col(InboundMail.id))
+
+
+def quarantined_for_game(session: Session, game_id: str) -> list[Kept]:
+    """The messages about `game_id` kept in quarantine, oldest first."""
+    rows = session.connection().execute(KEPT_FOR_GAME, {"game_id": game_id})
+    return [Kept(int(row_id or 0), received_at, str(sender), str(subject), str(outcome).removeprefix("quarantined: "))
+            for row_id, received_at, sender, subject, outcome in rows]

@@ -33,6 +33,10 @@ class Game(SQLModel, table=True):
     ready_at: datetime | None = None  # when the next run may happen (change-of-mind delay)
     next_deadline: datetime | None = Field(default=None, index=True)
     result_json: str = Field(default="", sa_column=Column(Text, nullable=False))
+    # How far the referee's last digest reached: the log entry, and the newest quarantined message
+    # it listed (a later one is new to the referee).
+    digest_seq: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    digest_inbound_id: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
 class Seat(SQLModel, table=True):

@@ -34,6 +34,7 @@ BAD_INPUTS: dict[str, list[list[str]]] = {
         ["new-game", "duel", "--seat", "north=n@x.test", "--seat", "south=s@x.test", "--referee", "ref"],
         ["new-game", "duel", "--seat", "north=n@x.test", "--seat", "south=s@x.test", "--option", "speed=9"],
         ["new-game", "duel", "--seat", "north=n@x.test", "--seat", "south=s@x.test", "--observer", "kibitzer=x"],
+        ["new-game", "duel", "--seat", "north=n@x.test", "--seat", "south=s@x.test", "--referee-tz", "Mars/Olympus"],
     ],
     "mail process": [
         ["mail", "process", MISSING],

@@ -23,8 +23,15 @@ def test_help_is_generated_from_the_grammar(seated):
 
 
 def test_status_lists_who_owes_what_without_other_sides_details(seated):
-    text = text_of(seated.send("south", "STATUS\n").replies[0].raw)
-    assert "Phase:" in text and "north: a decision" in text
+    text = flat(text_of(seated.send("south", "STATUS\n").replies[0].raw))
+    assert "Phase:" in text and 'North owes a decision on "Your turn" (act), due Sat 03 Jan 12:00 UTC.' in text
+    assert "ATTACK or REST?" not in text  # north's prompt is north's
+
+
+def test_status_shows_the_reader_s_own_question_in_full_in_their_time_zone(seated):
+    text = flat(text_of(seated.send("north", "STATUS\n").replies[0].raw))
+    assert "WHO OWES WHAT (times in UTC)" in text
+    assert "You (North): ATTACK or REST? Due Sat 03 Jan 12:00 UTC; if you do not answer: REST." in text
 
 
 def test_check_is_a_dry_run(seated):
