@@ -7,6 +7,8 @@ answer for them (VMT's `SUPPORT NONE`, `COUNTERATTACK NONE` ...) and the line to
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -55,13 +57,20 @@ def standing_in_force(engine: Engine[Any], role: str, rendered: Sequence[str]) -
 
 
 def how_to_change(engine: Engine[Any], kind: str, answers: Sequence[str], game_default: bool) -> str:
-    """One line: the form of a standing order of this kind with an example, and the way back."""
-    examples = [example for spec in engine.grammar.specs if spec.kind == kind
-                for example in (spec.examples or (spec.syntax,))]
+    """One line: the form of a standing order of this kind, and the way back.
+
+    The form, not one of HELP's examples: an example names real blocks or cards (HITS 50/121 24/32),
+    which in the other side's mail would read as a hint about pieces it has not seen."""
+    forms = [readable_form(spec.syntax) for spec in engine.grammar.specs if spec.kind == kind]
     current = {answer.split(": ", 1)[-1] for answer in answers}
-    example = next((e for e in examples if e not in current), examples[0] if examples else "<order>")
+    example = next((f for f in forms if f not in current), forms[0] if forms else "<order>")
     other = f"to be asked instead: ASK {kind}" if game_default else f"back to the game's default: STANDING CLEAR {kind}"
     return f"change: STANDING {kind} [IF <test>]: {example}  |  {other}"
+
+
+def readable_form(syntax: str) -> str:
+    """A grammar form as a player reads it: `HITS <blocks:block...>` becomes `HITS <blocks...>`."""
+    return re.sub(r"<(\w+):\w+(\.\.\.)?>", r"<\1\2>", syntax)
 
 
 def answered_line(source: str, text: str, prompt: str, others: Sequence[str], choices: int) -> str:
