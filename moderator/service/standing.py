@@ -8,7 +8,6 @@ answer for them (VMT's `SUPPORT NONE`, `COUNTERATTACK NONE` ...) and the line to
 from __future__ import annotations
 
 import re
-
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
