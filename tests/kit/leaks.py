@@ -83,12 +83,13 @@ def vmt_view_hides_hands_and_enemy_blocks(view: Mapping[str, Any], viewer: str) 
 
 
 def narva_enemy_stacks_show_their_top_unit(view: Mapping[str, Any], viewer: str) -> None:
-    """Under fog an enemy stack shows only its top unit (2.1.3)."""
+    """Under fog an enemy stack shows only its top item: the marker on it, else its top unit (2.1.3B, N-57)."""
     if not view.get("fog", True):
         return
     for hex_id, stack in view["hexes"].items():
-        if stack["side"] != viewer and viewer in ("german", "soviet"):
-            assert len(stack["units"]) == 1, (viewer, hex_id, "an enemy stack shows more than its top")
+        if stack["side"] != viewer and viewer in ("german", "soviet", OBSERVER):
+            shown = 0 if stack["marker"] else 1
+            assert len(stack["units"]) == shown, (viewer, hex_id, "an enemy stack shows more than its top item")
 
 
 def duel_view_hides_hands(view: Mapping[str, Any], viewer: str) -> None:
