@@ -13,6 +13,7 @@ from typing import Any
 from moderator.core.errors import ModeratorError
 from moderator.core.rng import commitment, recompute
 from moderator.registry import Registry
+from moderator.service.commitments import check_commitments
 from moderator.service.table import load_table
 from moderator.store import games as stored
 from moderator.store.db import Database
@@ -80,6 +81,7 @@ def verify_archive(archive: dict[str, Any]) -> list[str]:
     if in_log != listed:
         problems.append("the draws in the log differ from the archive's list of draws")
     problems += _check_reported_dice(archive)
+    problems += check_commitments(archive)
     return problems
 
 

@@ -34,3 +34,24 @@ def report_lines(mail: bytes) -> str:
     message = message_from_bytes(mail, policy=policy.default)
     part = message.get_body(preferencelist=("plain",))
     return part.get_content() if part is not None else ""
+
+
+def parts_masked(mail: bytes, masks: dict[str, str]) -> list[bytes]:
+    """Every part of a mail, decoded, with each key of `masks` replaced by its value.
+
+    A commitment is the one thing a role receives that is computed from another role's secret: a
+    hiding hash of it (core/commitments.py).  Comparing two worlds, it is masked and checked apart.
+    """
+    from email import message_from_bytes, policy
+
+    message = message_from_bytes(mail, policy=policy.default)
+    found = []
+    for part in message.walk():
+        if part.is_multipart():
+            continue
+        payload = part.get_payload(decode=True) or b""
+        for secret, mask in masks.items():
+            payload = payload.replace(secret.encode(), mask.encode())
+        found.append(payload)
+    headers = b"".join(f"{k}: {v}\n".encode() for k, v in message.items())
+    return [headers, *found]
