@@ -17,6 +17,7 @@ from moderator.service.commitments import check_commitments
 from moderator.service.table import load_table
 from moderator.store import games as stored
 from moderator.store.db import Database
+from moderator.store.models import Seat
 
 ARCHIVE_FORMAT = "moderator-archive/1"
 
@@ -53,11 +54,21 @@ def export_archive(database: Database, registry: Registry, game_id: str) -> dict
             "options": json.loads(table.game.options_json),
             "commitment": table.game.commitment,
             "seed": table.game.seed_hex,
-            "contributions": [{"role": s.role, "contribution": s.contribution} for s in table.players()],
+            "contributions": [contribution_record(s) for s in table.players()],
             "result": json.loads(table.game.result_json or "{}"),
             "draws": draws,
             "log": log,
         }
+
+
+def contribution_record(seat: Seat) -> dict[str, Any]:
+    """A seat's contribution; with entropy=commit-reveal also its commitment, and whether it was
+    dropped for want of a reveal (service/entropy.py)."""
+    record: dict[str, Any] = {"role": seat.role, "contribution": seat.contribution}
+    if seat.entropy_commitment:
+        record["commitment"] = seat.entropy_commitment
+        record["dropped"] = not seat.contribution
+    return record
 
 
 def verify_archive(archive: dict[str, Any]) -> list[str]:

@@ -161,12 +161,12 @@ def test_verify_fails_when_placements_salt_and_commitment_are_forged_together(ar
     revealed) is caught by the salt: it must be the draw the revealed seed gives."""
     forged = copy.deepcopy(archive)
     salt = "0123456789abcdef"
+    true = next(d for _, d in events_of(archive, "setup_revealed") if d["side"] == "axis")["placements"]
+    placements = dict(true, **{next(iter(true)): "A01"})
     for entry in forged["log"]:
         for event in entry["payload"]["events"]:
             data = event["data"]
             if event["kind"] in ("setup_filed", "setup_revealed") and data["side"] == "axis":
-                placements = next(d for _, d in events_of(archive, "setup_revealed") if d["side"] == "axis")["placements"]
-                placements = dict(placements, **{next(iter(placements)): "A01"})
                 data["commitment"] = setup_commitment("axis", placements, salt)
                 if event["kind"] == "setup_revealed":
                     data.update(placements=placements, salt=salt)
