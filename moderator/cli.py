@@ -155,7 +155,9 @@ def new_game(
     seat: Annotated[list[str] | None, typer.Option(help="ROLE=ADDRESS; repeat for each seat. Invitations "
                                                         "are mailed to these addresses.")] = None,
     referee: Annotated[str, typer.Option(help="The referee's address (for referee commands by mail).")] = "",
-    option: Annotated[list[str] | None, typer.Option(help="Rule option NAME=VALUE; repeat as needed.")] = None,
+    option: Annotated[list[str] | None, typer.Option(help="Rule option NAME=VALUE; repeat as needed. "
+                                                          "entropy=commit-reveal makes players commit to "
+                                                          "their entropy before revealing it.")] = None,
     observer: Annotated[list[str] | None, typer.Option(help="NAME=ADDRESS of an observer.")] = None,
 ) -> None:
     """Create a game; print its id, seed commitment, invitation tokens and referee secret."""
