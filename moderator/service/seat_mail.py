@@ -20,7 +20,7 @@ from moderator.mail.compose import make_message_id
 from moderator.mail.envelope import Envelope
 from moderator.mail.hygiene import Letter
 from moderator.service.absences import record_absence
-from moderator.service.entropy import EntropyDesk
+from moderator.service.entropy import EntropyDesk, is_revealing
 from moderator.service.replies import Outcome, Replies, receipt_of
 from moderator.service.reports import Addressing, help_text
 from moderator.service.resends import earlier_copy, normalised_orders, remember_taken, resend_verdict
@@ -76,8 +76,10 @@ class SeatDesk:
             if name in commands:
                 return answer(session, inbound, envelope, table, seat)
         if game.status == "forming":
+            revealing = " and every player has revealed their entropy" if is_revealing(table) else ""
             return self.replies.receipt(session, letter, envelope, table,
-                                        ["The game has not started yet: it starts when every seat is taken."])
+                                        [f"The game has not started yet: it starts when every seat is taken"
+                                         f"{revealing}."])
         for name, answer in self.answers.items():
             if name in commands:
                 return answer(session, inbound, envelope, table, seat)

@@ -3,7 +3,10 @@
 At every report boundary (the phase changes, or the game ends) each role's text report is
 rendered from its own view and the events it may see since the last boundary.  For every other
 role, no name that only that role knows now (`engine.secrets`) may appear in the report or in
-the view, unless an event the viewer saw named it (a combat reveal, an elimination).
+the view, unless an event the viewer saw named it and that event is one the game's rules let
+reveal it (KitSettings.reveals: a combat reveal, a set-up revealed at the end; issue 13: a free
+set-up revealed at the start and a hidden unit's rebuild named to the enemy passed the older check,
+which let any event the viewer saw name anything).
 """
 
 from __future__ import annotations
@@ -54,7 +57,10 @@ class LeakChecker:
         text = report_text(self.engine, self.app.environment, self.app.addressing, "kit-test", state, visible,
                            payload)
         self.reports += 1
-        allowed = set().union(*(names_in(e.data) for e in visible)) if visible else set()
+        over = self.engine.outcome(state) is not None
+        reveals = self.settings.reveals
+        revealing = [e for e in visible if reveals is None or reveals(e, over)]
+        allowed = set().union(*(names_in(e.data) for e in revealing)) if revealing else set()
         view = self.engine.view(state, viewer)
         in_view = names_in(dict(view))
         for owner in self.roles:
@@ -104,12 +110,27 @@ def skirmish_view_shows_enemy_units_as_counts(view: Mapping[str, Any], viewer: s
         assert all(unit["side"] == viewer for unit in area["units"]), (viewer, area["id"])
 
 
+def vmt_reveals(event: Event, over: bool) -> bool:
+    """Blocks are named to the enemy when a combat reveals them (L272) and takes its casualties, when a
+    reinforcement is placed on the map, and set-ups when the game ends (L100), never before."""
+    return event.kind in ("revealed", "casualties", "reinforcement_placed") or (event.kind == "setup_revealed"
+                                                                                and over)
+
+
+def narva_reveals(event: Event, over: bool) -> bool:
+    """Under fog (N-57) an announced attack reveals both stacks, and the combat, its cancellation and
+    the advance after it keep them revealed; the losses and retreats of a barrage reveal the units
+    they touch; arriving reinforcements and an HQ overrun or displaced are public."""
+    return event.kind in ("attack_announced", "combat", "attack_cancelled", "advanced", "step_lost",
+                          "enemy_retreated", "reinforcement", "overrun", "enemy_hq_displaced")
+
+
 SETTINGS: dict[str, KitSettings] = {
     # A VMT block's name is public (the reinforcement schedule lists it); where it stands is not.
     "vmt": KitSettings(playouts=200, secrets_never_in_view=False, variant_playouts=2,
-                       view_checks=(vmt_view_hides_hands_and_enemy_blocks,)),
+                       view_checks=(vmt_view_hides_hands_and_enemy_blocks,), reveals=vmt_reveals),
     "narva": KitSettings(playouts=100, choose=active_choice, variant_playouts=1,
-                         view_checks=(narva_enemy_stacks_show_their_top_unit,)),
+                         view_checks=(narva_enemy_stacks_show_their_top_unit,), reveals=narva_reveals),
     "duel": KitSettings(playouts=200, view_checks=(duel_view_hides_hands,)),
     "skirmish": KitSettings(playouts=50, choose=active_choice, variant_playouts=5,
                             view_checks=(skirmish_view_shows_enemy_units_as_counts,)),

@@ -20,6 +20,7 @@ from moderator.core.contract import OptionError
 from moderator.mail.hygiene import read_letter
 from moderator.service.archive import export_archive, verify_archive
 from moderator.service.entropy import written_entropy
+from moderator.service.replay import replay_game
 from moderator.service.table import load_table
 from tests.conftest import Seated, flat, outbox_rows, text_of
 from tests.mailmaker import player_mail
@@ -209,6 +210,8 @@ def test_a_player_who_does_not_reveal_by_the_deadline_is_dropped_and_everyone_is
         assert [(e.role, e.payload_json) for e in table.log(kinds=("entropy",)) if "dropped" in e.payload_json] \
             == [("south", '{"dropped":true,"entropy_commitment":"' + entropy_commitment(SECRETS["south"]) + '"}')]
         assert table.rng_record().contributions == [SECRETS["north"], ""]
+    replayed = replay_game(app, created.game_id)
+    assert replayed.ok, replayed.mismatches
 
 
 def test_the_archive_of_a_commit_reveal_game_verifies_its_reveals(app):
@@ -220,6 +223,8 @@ def test_the_archive_of_a_commit_reveal_game_verifies_its_reveals(app):
     seated = Seated(app, created.game_id, {"north": north_secret, "south": south_secret}, ADDRESSES,
                     created.referee_secret)
     play_random_game(seated, seed=5)
+    replayed = replay_game(app, created.game_id)  # the key from the reveals, not from the joins
+    assert replayed.ok, replayed.mismatches
     archive = export_archive(app.db, app.registry, created.game_id)
     assert [c["commitment"] for c in archive["contributions"]] == \
         [entropy_commitment(SECRETS["north"]), entropy_commitment(SECRETS["south"])]
