@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import unicodedata
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlmodel import Session
@@ -51,7 +52,7 @@ DROP_RULE = ("If a player has not revealed when the deadline passes, that player
              "others' contributions and the moderator's committed seed.")
 HOW_TO_COMMIT = ("Choose a secret text that nobody could guess (a dozen random words, or 20 random "
                  "characters), keep it, and send the SHA-256 of it, e.g. the first word printed by "
-                 "printf '%s' 'your secret text' | sha256sum (spaces at the ends of the text do not count).")
+                 "printf '%s' 'your secret text' | sha256sum (hash the text without spaces at its ends).")
 
 
 def written_entropy(lines: Sequence[str]) -> tuple[str, list[str]]:
@@ -60,6 +61,27 @@ def written_entropy(lines: Sequence[str]) -> tuple[str, list[str]]:
     normal = [" ".join(unicodedata.normalize("NFC", line).split()) for line in lines]
     normal = [line for line in normal if line]
     return hashlib.sha256("\n".join(normal).encode("utf-8")).hexdigest()[:32], normal
+
+
+@dataclass(frozen=True)
+class JoinEntropy:
+    """What a JOIN gives the dice: a contribution (plain) or a commitment (commit-reveal), and the
+    lines a default contribution came from (None when there is none)."""
+
+    contribution: str
+    commitment: str
+    written: list[str] | None
+
+
+def entropy_at_join(envelope: Envelope, lines: Sequence[str], committing: bool) -> JoinEntropy:
+    """The JOIN's ENTROPY line, or what the player wrote (never the headers); with commit-reveal, the
+    commitment (join_refusal has checked it)."""
+    if committing:
+        return JoinEntropy("", (envelope.argument("ENTROPY-COMMIT") or "").strip().lower(), None)
+    if envelope.join_entropy:
+        return JoinEntropy(envelope.join_entropy, "", None)
+    contribution, written = written_entropy(lines)
+    return JoinEntropy(contribution, "", written)
 
 
 def contribution_paragraphs(contribution: str, written: list[str] | None, seed_commitment: str) -> list[str]:

@@ -21,8 +21,8 @@ from moderator.service.entropy import (
     EntropyDesk,
     commit_invitation,
     contribution_paragraphs,
+    entropy_at_join,
     join_refusal,
-    written_entropy,
 )
 from moderator.service.notices import Notices
 from moderator.service.replies import Outcome, Replies
@@ -116,16 +116,12 @@ class Lobby:
                                         [f"'{tz}' is not a time zone name; use one like Europe/Madrid or UTC."])
         game = session.get(Game, invited.game_id)
         committing = game is not None and game_service.entropy_mode(game) == COMMIT_REVEAL
-        refusal = join_refusal(envelope) if committing else None
-        if refusal is not None:
+        if committing and (refusal := join_refusal(envelope)) is not None:
             return self.replies.receipt(session, letter, envelope, None, [refusal])
-        # Plain: the ENTROPY line, or what the player wrote (never the headers: service/entropy.py).
-        written = None if envelope.join_entropy or committing else written_entropy([t for _, t in letter.lines()])
-        contribution = "" if committing else envelope.join_entropy or (written[0] if written else "")
-        commitment = (envelope.argument("ENTROPY-COMMIT") or "").strip().lower() if committing else ""
+        taken = entropy_at_join(envelope, [text for _, text in letter.lines()], committing)
         table, secret = game_service.seat_player(session, self.registry, invited, letter.sender, now,
-                                                 envelope.join_name or letter.sender_name, tz, contribution,
-                                                 commitment)
+                                                 envelope.join_name or letter.sender_name, tz, taken.contribution,
+                                                 taken.commitment)
         seat = table.seats[invited.role]
         paragraphs = [
             f"Welcome to {table.game.id} ({table.engine.info.title}). You hold the seat '{seat.role}'.",
@@ -135,8 +131,7 @@ class Lobby:
         if committing:
             paragraphs += self.entropy.joined(table, seat, now)
         else:
-            paragraphs += contribution_paragraphs(contribution, written[1] if written else None,
-                                                  table.game.commitment)
+            paragraphs += contribution_paragraphs(taken.contribution, taken.written, table.game.commitment)
             paragraphs.append(self._start_if_seated(table, now))
         paragraphs += standing_paragraphs(table, seat.role)
         title = f"Welcome: you hold the {seat.role.replace('_', ' ').title()} seat"
