@@ -393,7 +393,7 @@ class Rebuild:
         board.place(uid, board.hex_on_map(hq))
         board.data["returned_this_turn"].append(uid)
         how = f"returned reduced with {board.unit(hq).name}"
-        if board.shown_to_enemy(hq) or not board.fog:
+        if board.shown_to_enemy(hq):
             board.emit("rebuilt", unit=uid, hex=board.hex_of(hq), how=how)
         else:
             # The unit leaves the public eliminated box for a stack everyone sees it join; the HQ

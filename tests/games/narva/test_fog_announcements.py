@@ -140,3 +140,19 @@ def test_without_a_marker_the_enemy_sees_the_top_unit_s_face():
     board = stacked({"61/162G": "2332", "61/176G": "2332", "109/381": "2432"})
     stack = engine.view(board.data, "soviet")["hexes"]["2332"]
     assert [u["id"] for u in stack["units"]] == ["61/162G"] and stack["marker"] is None and stack["height"] == 2
+
+
+def test_a_unit_returning_to_a_hidden_hq_is_seen_arriving_but_the_hq_stays_hidden():
+    """162G leaves the (public) eliminated box for the 61st HQ's hex (11.2B); the HQ lies beneath
+    151G there, so the Soviets see 162G join the stack in 2030, not which HQ it joined (N-57)."""
+    board = stacked({"61/151G": "2030", "61/HQ": "2030", "61/162G": "2332", "109/381": "2432"})
+    board.data["units"]["61/162G"].update(where="eliminated", hex=None)
+    board.changed()
+    board.data["rp"] = 1
+    board.push(new_frame(board.data, "rebuild", lose_rest=True))
+    settle(board)
+    answer(board, "REBUILD 162G")
+    seen = [e.data for e in board.events if e.kind == "rebuilt" and e.is_visible_to("soviet")]
+    mine = [e.data for e in board.events if e.kind == "rebuilt" and e.is_visible_to("german")]
+    assert seen == [{"unit": "61/162G", "hex": "2030", "how": "returned reduced to the map"}]
+    assert mine == [{"unit": "61/162G", "hex": "2030", "how": "returned reduced with 61 HQ"}]
