@@ -23,6 +23,7 @@ from moderator.render.texts import make_environment
 from moderator.service.archive import export_archive
 from moderator.service.archive_html import HtmlArchive
 from moderator.service.controls import Controls
+from moderator.service.entropy import EntropyDesk
 from moderator.service.games import CreatedGame
 from moderator.service.held_receipts import HeldReceipts
 from moderator.service.lobby import Lobby
@@ -68,9 +69,11 @@ class App:
         self.replayer = Replayer(db, registry, self.environment, self.addressing)
         self.html_archive = HtmlArchive(db, registry, self.environment, self.replayer)
         self.controls = Controls(clock, self.turns, self.notices, self.replayer)
-        self.lobby = Lobby(db, clock, registry, self.addressing, self.notices, self.turns, self.referee_mail)
+        self.entropy = EntropyDesk(db, clock, registry, self.notices, self.turns, settings.deadlines)
+        self.lobby = Lobby(db, clock, registry, self.addressing, self.notices, self.turns, self.referee_mail,
+                           self.entropy)
         self.desk = SeatDesk(clock, self.addressing, self.environment, Replies(self.notices), self.turns,
-                             settings.deadlines)
+                             settings.deadlines, self.entropy)
         self.leagues = Leagues(db, clock, registry, self.lobby.create_game, self.notices, self.controls, self.turns,
                                self.environment, self.html_archive, settings.orders_address,
                                settings.data_dir / "leagues")
@@ -160,7 +163,9 @@ class App:
         return self.mailroom.process_stranded()
 
     def run_due(self) -> list[str]:
-        """Run games whose deadline passed or whose change-of-mind delay is over."""
+        """Start games whose entropy reveals are overdue; run games whose deadline passed or whose
+        change-of-mind delay is over."""
+        started = self.entropy.close_due()  # entropy=commit-reveal: reveals past their deadline
         now = self.clock.now()
         with self.db.session() as session:
             due = stored.due_game_ids(session, now)
@@ -170,7 +175,7 @@ class App:
                 table.game.ready_at = None
                 self.turns.run(table, now)
         self.leagues.run_due()  # the leagues' rounds move on with their games (the daemon's "turns" job)
-        return due
+        return started + due
 
     def drain_outbox(self) -> int:
         return self.postman.drain(self.outbound)

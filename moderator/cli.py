@@ -157,7 +157,9 @@ def new_game(
     seat: Annotated[list[str] | None, typer.Option(help="ROLE=ADDRESS; repeat for each seat. Invitations "
                                                         "are mailed to these addresses.")] = None,
     referee: Annotated[str, typer.Option(help="The referee's address (for referee commands by mail).")] = "",
-    option: Annotated[list[str] | None, typer.Option(help="Rule option NAME=VALUE; repeat as needed.")] = None,
+    option: Annotated[list[str] | None, typer.Option(help="Rule option NAME=VALUE; repeat as needed. "
+                                                          "entropy=commit-reveal makes players commit to "
+                                                          "their entropy before revealing it.")] = None,
     observer: Annotated[list[str] | None, typer.Option(help="NAME=ADDRESS of an observer.")] = None,
     referee_tz: Annotated[str, typer.Option(help="The time zone the referee's mail gives times in, e.g. "
                                                  "Europe/Madrid.")] = "UTC",

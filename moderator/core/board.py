@@ -7,7 +7,7 @@ games use for the same thing are defined here once:
 * ``emit(kind, ...)``     an event, with who may learn it;
 * ``remember(kind, ...)`` a public action of the current phase, for the map's highlights;
 * ``roll(n, purpose)`` / ``d6(purpose)``  dice from the game's verifiable Rng; ``shuffle``, ``choice``
-  and ``random_below`` for the other draws;
+  and ``random_below`` for the other draws; ``salt`` for a committed secret;
 * ``fail(message)``       refuse the order being applied (IllegalOrder), state unchanged;
 * ``turn``, ``options``   the current turn and the game's rule options.
 
@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Generic, NoReturn, TypeVar
 
+from moderator.core.commitments import SALT_BOUND, SALT_STREAM, salt_text
 from moderator.core.contract import Event
 from moderator.core.errors import IllegalOrder
 from moderator.core.frames import FrameStack
@@ -74,8 +75,14 @@ class BoardBase(FrameStack, Generic[Sc]):
         return chosen
 
     def random_below(self, bound: int, stream: str, purpose: str) -> int:
-        """A verifiable random number from 0 to bound - 1 (a committed set-up's salt)."""
+        """A verifiable random number from 0 to bound - 1."""
         return self._dice().below(bound, stream=stream, purpose=purpose).value
+
+    def salt(self, purpose: str) -> tuple[str, list[Any]]:
+        """A committed secret's salt (core/commitments.py): 16 hex digits drawn verifiably, secret
+        until the seed is revealed, with the draw's [stream, counter] for `verify`."""
+        draw = self._dice().below(SALT_BOUND, stream=SALT_STREAM, purpose=purpose)
+        return salt_text(draw.value), [draw.stream, draw.counter]
 
     # ---------------------------------------------------------------- refusing
 

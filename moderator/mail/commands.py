@@ -68,6 +68,13 @@ COMMANDS: tuple[Command, ...] = (
     Command("VACATION", (PLAYER,), "<from YYYY-MM-DD> <to YYYY-MM-DD>",
             "you are away: deadlines falling then move past your absence", "VACATION 2026-07-01 2026-07-14",
             min_words=2, max_words=2),
+    Command("ENTROPY-COMMIT", (PLAYER,), "<SHA-256 of your secret text>",
+            "games with entropy=commit-reveal: your commitment (64 hex digits), with JOIN or until every seat "
+            "is taken", "ENTROPY-COMMIT 559d93fe55ca0f02c26e40deae650e615393874e7d71c25afdfc209d8b28428e",
+            min_words=1, max_words=1),
+    Command("ENTROPY-REVEAL", (PLAYER,), "<your secret text>",
+            "games with entropy=commit-reveal: your secret text, once every commitment is in",
+            "ENTROPY-REVEAL seven quiet herons cross the Belbek at dawn", min_words=1, max_words=None),
     Command("PAUSE", (REFEREE,), "", "stop running the game; orders are still accepted", "PAUSE"),
     Command("RESUME", (REFEREE,), "", "run the game again after PAUSE", "RESUME"),
     Command("FORCE", (REFEREE,), "", "apply every open default now", "FORCE"),

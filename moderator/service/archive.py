@@ -13,9 +13,11 @@ from typing import Any
 from moderator.core.errors import ModeratorError
 from moderator.core.rng import commitment, recompute
 from moderator.registry import Registry
+from moderator.service.commitments import check_commitments
 from moderator.service.table import load_table
 from moderator.store import games as stored
 from moderator.store.db import Database
+from moderator.store.models import Seat
 
 ARCHIVE_FORMAT = "moderator-archive/1"
 
@@ -52,11 +54,21 @@ def export_archive(database: Database, registry: Registry, game_id: str) -> dict
             "options": json.loads(table.game.options_json),
             "commitment": table.game.commitment,
             "seed": table.game.seed_hex,
-            "contributions": [{"role": s.role, "contribution": s.contribution} for s in table.players()],
+            "contributions": [contribution_record(s) for s in table.players()],
             "result": json.loads(table.game.result_json or "{}"),
             "draws": draws,
             "log": log,
         }
+
+
+def contribution_record(seat: Seat) -> dict[str, Any]:
+    """A seat's contribution; with entropy=commit-reveal also its commitment, and whether it was
+    dropped for want of a reveal (service/entropy.py)."""
+    record: dict[str, Any] = {"role": seat.role, "contribution": seat.contribution}
+    if seat.entropy_commitment:
+        record["commitment"] = seat.entropy_commitment
+        record["dropped"] = not seat.contribution
+    return record
 
 
 def verify_archive(archive: dict[str, Any]) -> list[str]:
@@ -80,6 +92,7 @@ def verify_archive(archive: dict[str, Any]) -> list[str]:
     if in_log != listed:
         problems.append("the draws in the log differ from the archive's list of draws")
     problems += _check_reported_dice(archive)
+    problems += check_commitments(archive)
     return problems
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlmodel import Session
 
-from moderator.core.contract import Event
+from moderator.core.contract import Event, OptionError
 from moderator.core.rng import commitment, new_seed
 from moderator.registry import Registry
 from moderator.service.table import Table, dumps, load_table, secret_hash
@@ -46,7 +46,11 @@ def create_game(session: Session, registry: Registry, now: datetime, engine_id: 
     """Create a game in the 'forming' state with one invitation per role."""
     engine = registry.get(engine_id)
     scenario = engine.info.scenario(scenario).name
-    chosen = engine.info.chosen_options(options or {})  # raises OptionError
+    rule_options, entropy = split_entropy_option(options or {})
+    chosen = engine.info.chosen_options(rule_options)  # raises OptionError
+    settings = dict(settings or {})
+    if entropy != ENTROPY_MODES[0]:
+        settings[ENTROPY_OPTION] = entropy
     if game_id is None:
         game_id = stored.next_game_id(session, engine_id)
     seed = new_seed()
@@ -55,7 +59,7 @@ def create_game(session: Session, registry: Registry, now: datetime, engine_id: 
                 seed_hex=seed.hex(), commitment=commitment(game_id, seed), created_at=now,
                 referee_address=(referee_address or "").lower(),
                 referee_secret_hash=secret_hash(game_id, "referee", referee_secret),
-                settings_json=dumps(dict(settings or {})))
+                settings_json=dumps(settings))
     session.add(game)
     invitations = {}
     for role in engine.info.roles(scenario):
@@ -69,14 +73,35 @@ def create_game(session: Session, registry: Registry, now: datetime, engine_id: 
     return CreatedGame(game_id, game.commitment, invitations, referee_secret)
 
 
+#: How the players' entropy is gathered (service/entropy.py): the default first.
+ENTROPY_OPTION = "entropy"
+ENTROPY_MODES = ("plain", "commit-reveal")
+
+
+def split_entropy_option(options: Mapping[str, Any]) -> tuple[dict[str, Any], str]:
+    """The game's rule options, and the moderator's own option `entropy` taken out of them (it is
+    not a rule of the game: the dice key is the moderator's business); raises OptionError."""
+    rule_options = dict(options)
+    mode = str(rule_options.pop(ENTROPY_OPTION, ENTROPY_MODES[0])).lower()
+    if mode not in ENTROPY_MODES:
+        raise OptionError(f"option {ENTROPY_OPTION} must be one of {', '.join(ENTROPY_MODES)}")
+    return rule_options, mode
+
+
+def entropy_mode(game: Game) -> str:
+    """`plain` or `commit-reveal` (split_entropy_option)."""
+    return str(json.loads(game.settings_json or "{}").get(ENTROPY_OPTION, ENTROPY_MODES[0]))
+
+
 def find_invitation(session: Session, token: str) -> Seat | None:
     """The open seat the invitation `token` is for, or None (unknown, or the seat is taken)."""
     return stored.open_invitation(session, token_hash(token))
 
 
 def seat_player(session: Session, registry: Registry, seat: Seat, address: str, now: datetime, name: str = "",
-                tz: str = "UTC", contribution: str = "") -> tuple[Table, str]:
-    """Fill a seat: record the address, time zone and entropy; return the table and the new secret."""
+                tz: str = "UTC", contribution: str = "", commitment: str = "") -> tuple[Table, str]:
+    """Fill a seat: record the address, time zone and entropy (or, with entropy=commit-reveal, the
+    commitment to it); return the table and the new secret."""
     table = load_table(session, registry, seat.game_id, for_update=True)
     seat = table.seats[seat.role]
     secret = new_secret()
@@ -85,9 +110,13 @@ def seat_player(session: Session, registry: Registry, seat: Seat, address: str, 
     seat.timezone = tz
     seat.secret = secret
     seat.contribution = contribution
+    seat.entropy_commitment = commitment
     seat.joined_at = now
     session.add(seat)
-    table.append("join", seat.role, {"role": seat.role, "contribution": contribution, "name": name}, now)
+    joined = {"role": seat.role, "contribution": contribution, "name": name}
+    if commitment:
+        joined["entropy_commitment"] = commitment
+    table.append("join", seat.role, joined, now)
     return table, secret
 
 

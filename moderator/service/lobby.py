@@ -3,8 +3,8 @@ by answering `JOIN <token>`; the game starts when every seat is taken."""
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -16,6 +16,14 @@ from moderator.mail.envelope import Envelope
 from moderator.mail.hygiene import Letter
 from moderator.registry import Registry
 from moderator.service import games as game_service
+from moderator.service.entropy import (
+    COMMIT_REVEAL,
+    EntropyDesk,
+    commit_invitation,
+    contribution_paragraphs,
+    entropy_at_join,
+    join_refusal,
+)
 from moderator.service.notices import Notices
 from moderator.service.referee_mail import RefereeMail
 from moderator.service.replies import Outcome, Replies
@@ -26,7 +34,7 @@ from moderator.service.turns import TurnRunner, envelope_lines
 from moderator.store import games as stored
 from moderator.store import inbound as inbound_rows
 from moderator.store.db import Database
-from moderator.store.models import InboundMail
+from moderator.store.models import Game, InboundMail
 
 
 def standing_paragraphs(table: Table, role: str) -> list[str]:
@@ -45,7 +53,8 @@ class Lobby:
     mail (the referee's welcome and the observers' invitations)."""
 
     def __init__(self, database: Database, clock: Clock, registry: Registry, addressing: Addressing,
-                 notices: Notices, turns: TurnRunner, referee: RefereeMail):
+                 notices: Notices, turns: TurnRunner, referee: RefereeMail,
+                 entropy: EntropyDesk):
         self.database = database
         self.clock = clock
         self.registry = registry
@@ -54,6 +63,7 @@ class Lobby:
         self.replies = Replies(notices)
         self.turns = turns
         self.referee = referee
+        self.entropy = entropy
 
     def create_game(self, engine_id: str, scenario: str | None = None, options: Mapping[str, Any] | None = None,
                     addresses: Mapping[str, str] | None = None, referee_address: str = "",
@@ -80,11 +90,14 @@ class Lobby:
             if not address:
                 continue
             title = f"Invitation: play {table.engine.info.title} as {role.replace('_', ' ').title()}"
+            committing = game_service.entropy_mode(table.game) == COMMIT_REVEAL
+            entropy = [commit_invitation()] if committing else []
             self.notices.post(session, table, address, role, title, [
                 f"You are invited to play {table.engine.info.title} as '{role}' in game {created.game_id}.",
                 f"To take the seat, reply with the line 'JOIN {token}'. You may add lines "
-                f"'NAME <your name>', 'TZ <your time zone, e.g. Europe/Madrid>' and "
-                f"'ENTROPY <any words you like>' (mixed into the dice).",
+                f"'NAME <your name>', 'TZ <your time zone, e.g. Europe/Madrid>'"
+                + (" and 'ENTROPY <any words you like>' (mixed into the dice)." if not committing else "."),
+                *entropy,
                 f"The moderator has committed to its secret dice seed: {created.commitment}.",
             ], kind="notice", message_id=thread_root(created.game_id, role, self.addressing.domain))
 
@@ -109,23 +122,25 @@ class Lobby:
         except (ZoneInfoNotFoundError, ValueError):
             return self.replies.receipt(session, letter, envelope, None,
                                         [f"'{tz}' is not a time zone name; use one like Europe/Madrid or UTC."])
-        contribution = envelope.join_entropy or hashlib.sha256(inbound.raw).hexdigest()[:32]
+        game = session.get(Game, invited.game_id)
+        committing = game is not None and game_service.entropy_mode(game) == COMMIT_REVEAL
+        if committing and (refusal := join_refusal(envelope)) is not None:
+            return self.replies.receipt(session, letter, envelope, None, [refusal])
+        taken = entropy_at_join(envelope, [text for _, text in letter.lines()], committing)
         table, secret = game_service.seat_player(session, self.registry, invited, letter.sender, now,
-                                                 envelope.join_name or letter.sender_name, tz, contribution)
+                                                 envelope.join_name or letter.sender_name, tz, taken.contribution,
+                                                 taken.commitment)
         seat = table.seats[invited.role]
         paragraphs = [
             f"Welcome to {table.game.id} ({table.engine.info.title}). You hold the seat '{seat.role}'.",
             f"Your secret is {secret}. Every order message needs it; every report repeats it in its "
             f"'How to answer' block, so replying to a report is enough.",
-            f"Your contribution to the dice: '{contribution}'. It is mixed with the moderator's seed, "
-            f"whose commitment is {table.game.commitment}; the seed is revealed when the game ends.",
         ]
-        if game_service.all_seated(table):
-            game_service.start(table, now)
-            paragraphs.append("Every seat is now taken: the game starts. Your first report follows.")
+        if committing:
+            paragraphs += self.entropy.joined(table, seat, now)
         else:
-            waiting = [s.role for s in table.players() if s.joined_at is None]
-            paragraphs.append(f"The game starts when every seat is taken (still open: {', '.join(waiting)}).")
+            paragraphs += contribution_paragraphs(taken.contribution, taken.written, table.game.commitment)
+            paragraphs.append(self._start_if_seated(table, now))
         paragraphs += standing_paragraphs(table, seat.role)
         title = f"Welcome: you hold the {seat.role.replace('_', ' ').title()} seat"
         reply = self.notices.post(session, table, seat.address, seat.role, title, paragraphs,
@@ -136,3 +151,12 @@ class Lobby:
         if table.game.status == "running":
             replies += self.turns.run(table, now, report_all=True).reports
         return Outcome("joined", f"{seat.role} joined {table.game.id}", table.game.id, replies)
+
+    @staticmethod
+    def _start_if_seated(table: Table, now: datetime) -> str:
+        """Start a plain game when its last seat is taken; what the welcome says about it."""
+        if game_service.all_seated(table):
+            game_service.start(table, now)
+            return "Every seat is now taken: the game starts. Your first report follows."
+        waiting = [s.role for s in table.players() if s.joined_at is None]
+        return f"The game starts when every seat is taken (still open: {', '.join(waiting)})."

@@ -43,6 +43,9 @@ def narrate(engine: Engine[Any], event: Event, role: str) -> str:
         return "The game begins."
     if event.kind == "core.defaulted":
         who = event.data["role"].replace("_", " ").title()
+        if "prompt" not in event.data:  # another role's question (service/turns.defaulted_events)
+            title = engine.grammar.kind_titles.get(event.data["kind"], event.data["kind"])
+            return f"{who} did not answer in time; their default answer was applied (question: {title})."
         return (f"{who} did not answer in time ({event.data['prompt']}); "
                 f"the default was applied: {event.data['answer']}.")
     return engine.narrate(event, role)

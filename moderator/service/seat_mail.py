@@ -20,6 +20,7 @@ from moderator.mail.envelope import Envelope
 from moderator.mail.hygiene import Letter
 from moderator.service.absences import record_absence
 from moderator.service.owed import status_text
+from moderator.service.entropy import EntropyDesk, is_revealing
 from moderator.service.replies import Outcome, Replies, receipt_of
 from moderator.service.reports import Addressing, help_text
 from moderator.service.resends import earlier_copy, normalised_orders, remember_taken, resend_verdict
@@ -46,15 +47,17 @@ class SeatDesk:
     templates, the replies, the turn runner and the deadline settings (the change-of-mind delay)."""
 
     def __init__(self, clock: Clock, addressing: Addressing, environment: Environment, replies: Replies,
-                 turns: TurnRunner, deadlines: DeadlineSettings):
+                 turns: TurnRunner, deadlines: DeadlineSettings, entropy: EntropyDesk):
         self.clock = clock
         self.addressing = addressing
         self.environment = environment
         self.replies = replies
         self.turns = turns
         self.deadlines = deadlines
+        self.entropy = entropy
         #: Answered even before the game starts.
-        self.answers_always: Mapping[str, Answer] = {"HELP": self.help}
+        self.answers_always: Mapping[str, Answer] = {"HELP": self.help, "ENTROPY-COMMIT": self.entropy_commit,
+                                                     "ENTROPY-REVEAL": self.entropy_reveal}
         #: Answered once the game has started, in this order of precedence.
         self.answers: Mapping[str, Answer] = {"STATUS": self.status, "RESEND": self.resend,
                                               "VACATION": self.vacation}
@@ -73,8 +76,10 @@ class SeatDesk:
             if name in commands:
                 return answer(session, inbound, envelope, table, seat)
         if game.status == "forming":
+            revealing = " and every player has revealed their entropy" if is_revealing(table) else ""
             return self.replies.receipt(session, letter, envelope, table,
-                                        ["The game has not started yet: it starts when every seat is taken."])
+                                        [f"The game has not started yet: it starts when every seat is taken"
+                                         f"{revealing}."])
         for name, answer in self.answers.items():
             if name in commands:
                 return answer(session, inbound, envelope, table, seat)
@@ -93,6 +98,18 @@ class SeatDesk:
 
     def help(self, session: Session, inbound: InboundMail, envelope: Envelope, table: Table, seat: Seat) -> Outcome:
         return self.replies.text(session, table, seat, "Help", help_text(self.environment, table.engine), "command")
+
+    def entropy_commit(self, session: Session, inbound: InboundMail, envelope: Envelope, table: Table,
+                       seat: Seat) -> Outcome:
+        said = self.entropy.commit(table, seat, envelope.argument("ENTROPY-COMMIT") or "", self.clock.now())
+        return self.replies.text(session, table, seat, "Entropy commitment", said + "\n", "command")
+
+    def entropy_reveal(self, session: Session, inbound: InboundMail, envelope: Envelope, table: Table,
+                       seat: Seat) -> Outcome:
+        said, reports = self.entropy.reveal(table, seat, envelope.argument("ENTROPY-REVEAL") or "", self.clock.now())
+        outcome = self.replies.text(session, table, seat, "Entropy revealed", said + "\n", "command")
+        outcome.replies += reports
+        return outcome
 
     def status(self, session: Session, inbound: InboundMail, envelope: Envelope, table: Table,
                seat: Seat) -> Outcome:

@@ -65,13 +65,17 @@ def step_payload(step: Step) -> dict[str, Any]:
 
 
 def defaulted_events(decision: Decision, text: str) -> list[Event]:
-    """Everyone concerned is told what was defaulted; a secret answer only to its owner."""
-    data = {"role": decision.role, "prompt": decision.prompt, "answer": text}
-    if not decision.secret:
-        return [Event("core.defaulted", data)]
-    others = {"role": decision.role, "prompt": decision.prompt, "answer": "(face down)"}
+    """Everyone is told that a role's deadline passed; only its owner the question and the answer.
+
+    A prompt and its answer are written for the deciding role and may name what only that role
+    sees (a whole hidden stack after a barrage, the blocks that take hits).  The others learn which
+    kind of question it was; what the default did reaches them through the game's own events,
+    each filtered per role like every other event (issue 13).
+    """
+    mine = {"role": decision.role, "prompt": decision.prompt, "answer": text}
+    others = {"role": decision.role, "kind": decision.kind}
     return [Event("core.defaulted", others, hidden_from=(decision.role,)),
-            Event("core.defaulted", data, (decision.role,))]
+            Event("core.defaulted", mine, (decision.role,))]
 
 
 class TurnRunner:

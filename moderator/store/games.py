@@ -92,6 +92,11 @@ def due_game_ids(session: Session, now: datetime) -> list[str]:
         Game.status == "running", or_(col(Game.next_deadline) <= now, col(Game.ready_at) <= now))))
 
 
+def reveal_due_game_ids(session: Session, now: datetime) -> list[str]:
+    """Games still forming whose deadline passed: with entropy=commit-reveal, the reveals' deadline."""
+    return list(session.exec(select(Game.id).where(Game.status == "forming", col(Game.next_deadline) <= now)))
+
+
 def games_holding_receipts(session: Session) -> list[str]:
     """Running games with a seat whose receipts wait for its next report (service/cadence.py)."""
     held = select(Seat.game_id).join(Game, Game.id == Seat.game_id).where(  # type: ignore[arg-type]

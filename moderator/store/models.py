@@ -54,6 +54,9 @@ class Seat(SQLModel, table=True):
     secret: str = Field(default="", max_length=64)
     invite_token_hash: str = Field(default="", max_length=128)
     contribution: str = Field(default="", max_length=256)
+    # With the game option entropy=commit-reveal: the SHA-256 the player committed to (64 hex digits)
+    # before anyone revealed; `contribution` stays empty until the reveal (service/entropy.py).
+    entropy_commitment: str = Field(default="", max_length=64, sa_column_kwargs={"server_default": ""})
     joined_at: datetime | None = None
     plan_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))
     asked_json: str = Field(default="[]", sa_column=Column(Text, nullable=False))  # decision keys already prompted

@@ -51,6 +51,9 @@ class KitSettings:
     choose: Callable[[random.Random, list[Any]], Any] = uniform_choice
     #: game-specific checks of a view, beyond "names only another role knows never appear"
     view_checks: tuple[Callable[[Mapping[str, Any], str], None], ...] = field(default=())
+    #: which events may name what only another role knows (a combat's reveal, a set-up revealed at the
+    #: end), given the event and whether the game is over; None: any event the viewer saw may
+    reveals: Callable[[Any, bool], bool] | None = None
 
 
 def variants_for(engine: Engine[Any]) -> tuple[Mapping[str, Any], ...]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from moderator.core.contract import Event
 from moderator.registry import Registry
 from tests.conftest import make_app
 from tests.kit.games import EVERY, game_id, settings_for, variants_for
@@ -65,3 +66,30 @@ def test_the_leak_check_fails_when_a_report_names_another_role_s_secrets(engine,
     with pytest.raises(AssertionError, match="named in a report"):
         for seed in range(5):
             play(engine, apps, seed, options)
+
+
+#: The two leaks of issue 13 the older check let through, as the events that made them: a free set-up
+#: revealed at the start, and a unit hidden under fog named as rebuilt.
+LEAKY_EVENTS = {
+    "vmt": lambda side, names: Event("setup_revealed", {"side": side, "placements": {n: "A01" for n in names},
+                                                        "salt": "0" * 16, "commitment": "c" * 64}),
+    "narva": lambda side, names: Event("rebuilt", {"unit": names[0], "hex": "2332", "how": "flipped to full strength"}),
+}
+
+
+@pytest.mark.parametrize("engine", [e for e in EVERY if e.info.id in LEAKY_EVENTS], ids=game_id)
+def test_the_leak_check_fails_when_an_event_names_secrets_the_rules_do_not_let_it_reveal(engine, apps):
+    """An event every role sees that names another role's secrets outside the moments the rules reveal
+    them (KitSettings.reveals) is caught, though the viewer 'saw' the event."""
+    settings = settings_for(engine)
+    checker = LeakChecker(engine, apps[engine.info.id], settings, engine.info.scenario().name)
+
+    def leaky(state, role, text, events):
+        secret = sorted(engine.secrets(state, role))
+        extra = [LEAKY_EVENTS[engine.info.id](role, secret)] if secret and engine.outcome(state) is None else []
+        checker(state, role, text, [*events, *extra])
+
+    options = {"setup": "free"} if engine.info.id == "vmt" else None
+    with pytest.raises(AssertionError, match="named in a report"):
+        for seed in range(5):
+            random_playout(engine, seed, options=options, on_step=leaky, choose=settings.choose)

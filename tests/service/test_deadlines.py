@@ -24,10 +24,13 @@ def test_a_missed_decision_takes_its_default_and_everyone_is_told(seated):
     assert app.run_due() == [seated.game_id]
     state = seated.state()
     assert state["round"] == 2 and state["active"] == "south"  # north's default was REST
-    for address in seated.addresses.values():
-        last = [r for r in outbox_rows(app) if r.recipient == address][-1]
-        told = "North did not answer in time (ATTACK or REST?); the default was applied: REST"
-        assert told in flat(text_of(last.raw))
+    last = {role: flat(text_of([r for r in outbox_rows(app) if r.recipient == address][-1].raw))
+            for role, address in seated.addresses.items()}
+    assert "North did not answer in time (ATTACK or REST?); the default was applied: REST" in last["north"]
+    # The other side learns whose deadline passed and what kind of question it was, never the
+    # prompt (written for its owner, it may name what only the owner sees) nor the answer.
+    assert "North did not answer in time; their default answer was applied (question: Your turn)." in last["south"]
+    assert "ATTACK or REST?" not in last["south"].split("did not answer in time")[1][:200]
 
 
 def test_a_secret_default_is_told_only_to_its_owner(seated):
@@ -39,7 +42,8 @@ def test_a_secret_default_is_told_only_to_its_owner(seated):
     north = [r for r in outbox_rows(app) if r.recipient == "north@players.test"][-1]
     assert "South did not answer in time" in flat(text_of(south.raw))
     assert "COMMIT" in flat(text_of(south.raw)).split("did not answer in time")[1][:120]
-    assert "South did not answer in time" in flat(text_of(north.raw))
+    assert "South did not answer in time; their default answer was applied (question: Face-down commitment)." \
+        in flat(text_of(north.raw))
     assert "default was applied: COMMIT" not in flat(text_of(north.raw))
 
 

@@ -287,9 +287,10 @@ def test_3_1_the_other_side_learns_that_a_unit_moved_and_where_not_which():
     assert [e.data for e in events if e.is_visible_to("blue")] == [{"side": "red", "origin": "Farm", "area": "Mill"}]
 
 
-def test_3_1_decision_prompts_name_no_unit_because_a_defaulted_prompt_is_told_to_everyone():
-    """moderator/service/turns.defaulted_events tells every role the prompt of a decision whose deadline
-    passed, so a prompt may hold only what every side may know."""
+def test_3_1_decision_prompts_name_no_unit():
+    """Skirmish's prompts name no unit: the guide's example game keeps what a side hides out of its
+    questions (since issue 13 a defaulted prompt reaches only its owner as well,
+    moderator/service/turns.defaulted_events)."""
     from tests.playout import random_playout
 
     prompts: set[str] = set()

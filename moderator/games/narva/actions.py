@@ -377,7 +377,13 @@ class Rebuild:
         board.data["rp"] -= 1
         if st["where"] == "map":
             st["reduced"] = False
-            board.emit("rebuilt", unit=uid, hex=st["hex"], how="flipped to full strength")
+            if board.shown_to_enemy(uid):
+                board.emit("rebuilt", unit=uid, hex=st["hex"], how="flipped to full strength")
+                return
+            # Under fog a unit beneath the top of its stack is flipped unseen: the Soviets learn that
+            # a replacement point rebuilt a hidden unit, not which one nor where (2.1.3B, ruling N-57).
+            board.emit("rebuilt", unit=uid, hex=st["hex"], how="flipped to full strength", visible_to=("german",))
+            board.emit("hidden_unit_rebuilt", side="german", hidden_from=("german",))
             return
         hq = return_hq(board, uid)
         assert hq is not None
@@ -385,7 +391,15 @@ class Rebuild:
         st["supply"] = "ok"
         board.place(uid, board.hex_on_map(hq))
         board.data["returned_this_turn"].append(uid)
-        board.emit("rebuilt", unit=uid, hex=board.hex_of(hq), how=f"returned reduced with {board.unit(hq).name}")
+        how = f"returned reduced with {board.unit(hq).name}"
+        if board.shown_to_enemy(hq):
+            board.emit("rebuilt", unit=uid, hex=board.hex_of(hq), how=how)
+        else:
+            # The unit leaves the public eliminated box for a stack everyone sees it join; the HQ
+            # beneath that stack stays hidden (2.1.3B, ruling N-57).
+            board.emit("rebuilt", unit=uid, hex=board.hex_of(hq), how=how, visible_to=("german",))
+            board.emit("rebuilt", unit=uid, hex=board.hex_of(hq), how="returned reduced to the map",
+                       hidden_from=("german",))
         act.start_activation(board, "german", "rebuild", movers=[uid])
 
     @staticmethod

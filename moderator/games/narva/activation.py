@@ -148,9 +148,13 @@ class Moves:
 
     @staticmethod
     def _visible_top(board: Board, hex_id: str) -> str | None:
-        """What the enemy sees arrive: under fog only the top unit of the stack (2.1.3B)."""
-        units = board.units_at(hex_id)
-        return units[0] if units else None
+        """What the enemy sees on the stack a unit moved into: its top unit, or the marker that
+        covers it under fog (2.1.3B, ruling N-57)."""
+        faces = board.faces_seen_by_enemy(hex_id)
+        if faces:
+            return faces[0]
+        marker = board.stack_marker(hex_id)
+        return f"{marker} marker" if marker else None
 
     def move_legal(self, board: Board, frame: MovingFrame) -> list[Order]:
         """A sample of legal moves (for random playouts): for a few units, the reachable hexes

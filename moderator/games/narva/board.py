@@ -180,6 +180,26 @@ class Board(BoardBase[Scenario]):
     def occupied_hexes(self) -> dict[str, list[str]]:
         return self._index()
 
+    def stack_marker(self, hex_id: str) -> str | None:
+        """The supply marker lying on a stack (10.0): ISOLATED over OOS, whichever unit it stems from."""
+        states = {self.supply(u) for u in self.units_at(hex_id)}
+        return "ISOLATED" if "isolated" in states else "OOS" if "oos" in states else None
+
+    def faces_seen_by_enemy(self, hex_id: str) -> list[str]:
+        """The units of a stack the other side sees face up: all of them without fog; under fog the
+        top unit, unless a marker lies on the stack and covers it (2.1.3B, ruling N-57).  The marker
+        covers the face whichever unit it stems from: uncovering the face when the top unit is the
+        marked one would tell the enemy which unit the marker belongs to."""
+        units = self.units_at(hex_id)
+        if not self.fog:
+            return units
+        return [] if self.stack_marker(hex_id) else units[:1]
+
+    def shown_to_enemy(self, uid: str) -> bool:
+        """Whether the other side sees this unit of the map face up now (see faces_seen_by_enemy)."""
+        hex_id = self.hex_of(uid)
+        return hex_id is not None and uid in self.faces_seen_by_enemy(hex_id)
+
     def combat_units_at(self, hex_id: str) -> list[str]:
         return [u for u in self.units_at(hex_id) if not self.is_hq(u)]
 

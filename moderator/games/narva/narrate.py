@@ -101,6 +101,8 @@ TEXT: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "regroup": lambda d: f"  {_side(d['side'])} regroups {d['formation']}.",
     "pd_improved": lambda d: f"Prepared defences {d['division']} up {d['boxes']} box(es) ({d['why']}).",
     "rebuilt": lambda d: f"  {d['unit']} rebuilt in {d['hex']}: {d['how']} (11.2).",
+    "hidden_unit_rebuilt": lambda d: f"  A {_side(d['side'])} unit hidden in a stack is flipped to full strength "
+                                     f"(11.2).",
     "rp_lost": lambda d: f"  {d['rp']} unspent replacement point(s) lost.",
     "chit_added": lambda d: f"Chit {d['name']} ({d['chit']}) enters the cup.",
     "chit_returned": lambda d: f"Chit {d['chit']} returns to the cup.",

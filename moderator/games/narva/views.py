@@ -1,8 +1,9 @@
 """What each role may see (2.1.3 fog of war; digest 4) and the names each role may use.
 
 A view is the only input of reports, maps and order conditions.  Own units are shown whole.
-Enemy stacks are shown whole without fog; with fog only their top unit (and, by option, how many
-counters the stack holds) plus the markers on it (2.1.3B; 2.1.3A: "neither side can examine" them, ruling N-09).
+Enemy stacks are shown whole without fog; with fog only their top item (and, by option, how many
+counters the stack holds): the marker on it if it has one, else the top unit's face (2.1.3B; 2.1.3A:
+"neither side can examine" them, rulings N-09 and N-57).
 Everything else on the table is public: chits, the turn track, air boxes, the PD track, VP control,
 eliminated units.
 """
@@ -43,9 +44,8 @@ def build_view(board: Board, role: str) -> dict[str, Any]:
     for hex_id, units in sorted(board.occupied_hexes().items()):
         side = board.side_of(units[0])
         full = sees_all(board, role, side)
-        shown = units if full else units[:1]
-        markers = {board.supply(u) for u in units} - {"ok"}
-        marker = "ISOLATED" if "isolated" in markers else "OOS" if "oos" in markers else None
+        shown = units if full else board.faces_seen_by_enemy(hex_id)
+        marker = board.stack_marker(hex_id)
         height = len(units) if (full or board.options["fog_stack_height"] == "shown") else None
         hexes[hex_id] = {"side": side, "height": height, "units": [unit_card(board, u) for u in shown],
                          "pinned": board.hex_pinned(hex_id), "marker": marker}

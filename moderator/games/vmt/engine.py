@@ -82,7 +82,8 @@ class VmtEngine(FrameStackEngine[VmtState]):
         board = Board(data, scenario_named(scenario), rng)
         setup.deal(board)
         if chosen["setup"] == "free":
-            board.push(new_frame(board, "setup", filed=[], placements={s: {} for s in SIDES}, salts={}))
+            board.push(new_frame(board, "setup", filed=[], placements={s: {} for s in SIDES}, salts={},
+                                 salt_draws={}))
         else:
             setup.start_bombardment(board)
         self.settle(board)

@@ -205,6 +205,14 @@ _NARRATORS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "bombard_reshuffle": lambda d: (f"Initial Bombardment over: {d['cards']} card(s) are shuffled back into "
                                     f"the Axis deck."),
     "setup_filed": lambda d: f"{side_name(d['side'])} files a secret set-up; commitment {d['commitment']}.",
+    "setup_placed": lambda d: ("(Your set-up stands on the map: " + ", ".join(f"{b} {a}" for b, a in
+                                                                           d["placements"].items())
+                               + f". Its salt is {d['salt']}: with it you can check the commitment "
+                                 f"{d['commitment']} now; your opponent learns it when the game ends.)"),
+    "setup_standing": lambda d: (f"{side_name(d['side'])} blocks stand upright in "
+                                 + ", ".join(f"{a} ({n})" for a, n in d["areas"].items())
+                                 + f"; which blocks they are stays secret until the game ends (commitment "
+                                   f"{d['commitment']})."),
     "setup_revealed": lambda d: (f"{side_name(d['side'])} set-up revealed (salt {d['salt']}, commitment "
                                  f"{d['commitment']}): "
                                  + ", ".join(f"{b} {a}" for b, a in d["placements"].items()) + "."),

@@ -3,6 +3,7 @@ Reinforcements (L406-423); Victory (L425-429)."""
 
 from __future__ import annotations
 
+from moderator.core.commitments import SETUP_REVEALED
 from moderator.core.contract import Decision
 from moderator.core.errors import IllegalOrder
 from moderator.core.grammar import Order
@@ -160,6 +161,15 @@ def finish(board: Board, winner: str | None, reason: str) -> None:
     board.data["stack"] = []
     board.emit("game_over", winner=result["winner"], reason=result["reason"], axis_vp=result["axis_vp"],
                soviet_vp=result["soviet_vp"], turn=result["turn"])
+    reveal_setups(board)
+
+
+def reveal_setups(board: Board) -> None:
+    """The game is over: each secret free set-up is revealed with its salt, so that both players (and
+    `moderator verify`) can check it against the commitment announced when it was filed (L100)."""
+    for side, secret in sorted(board.data.get("setup_secrets", {}).items()):
+        board.emit(SETUP_REVEALED, side=side, placements=dict(secret["placements"]), salt=secret["salt"],
+                   salt_draw=list(secret["salt_draw"]), commitment=board.data["setup_commitments"][side])
 
 
 def pass_phase(board: Board, frame: PhaseFrame, order: Order) -> None:

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
+from moderator.core.commitments import SETUP_FILED, setup_commitment
 from moderator.core.contract import Decision
 from moderator.core.errors import IllegalOrder
 from moderator.core.grammar import Order
@@ -88,8 +88,9 @@ def deal(board: Board) -> None:
 
 
 class FreeSetup:
-    """Each side places its blocks face down; a commitment is published when a side files, and
-    both set-ups are revealed together (L100; DESIGN §5 on committed secrets)."""
+    """Each side places its blocks face down; a commitment is published when a side files, the blocks
+    stand upright once both have filed, and the set-ups are revealed when the game ends (L95-100;
+    DESIGN §5 on committed secrets)."""
 
     def decisions(self, board: Board, frame: SetupFrame) -> list[Decision]:
         out = []
@@ -136,26 +137,43 @@ class FreeSetup:
             missing = [b for b in _setup_blocks(board, side) if b not in placed]
             if missing:
                 raise IllegalOrder(f"{len(missing)} block(s) are not placed yet, e.g. {missing[0]}")
-            salt = f"{board.random_below(2**64, stream='commit', purpose=f'{side} set-up salt'):016x}"
-            text = canonical_setup(placed) + "|" + salt
-            digest = hashlib.sha256(text.encode()).hexdigest()
-            frame["filed"].append(side)
-            frame["salts"][side] = salt
-            board.data["setup_commitments"][side] = digest
-            board.emit("setup_filed", side=side, commitment=digest)
+            file_setup(board, frame, side)
         answered(frame)
 
     def step(self, board: Board, frame: SetupFrame) -> bool:
+        """Both set-ups are filed: the blocks stand upright on the map (L95-100).  The opponent sees
+        how many stand in each area, as with the historical set-up; which blocks they are is revealed
+        with the salts when the game ends (sequence.reveal_setups)."""
         if len(frame["filed"]) < 2:
             return False
+        secrets = board.data.setdefault("setup_secrets", {})
         for side in SIDES:
-            for block, area in frame["placements"][side].items():
+            placements = dict(sorted(frame["placements"][side].items()))
+            for block, area in placements.items():
                 board.place(block, area)
-            board.emit("setup_revealed", side=side, placements=dict(sorted(frame["placements"][side].items())),
-                       salt=frame["salts"][side], commitment=board.data["setup_commitments"][side])
+            secrets[side] = {"placements": placements, "salt": frame["salts"][side],
+                             "salt_draw": frame.get("salt_draws", {}).get(side, [])}
+            standing: dict[str, int] = {}
+            for area in placements.values():
+                standing[area] = standing.get(area, 0) + 1
+            board.emit("setup_placed", side=side, placements=placements, salt=frame["salts"][side],
+                       commitment=board.data["setup_commitments"][side], visible_to=(side,))
+            board.emit("setup_standing", side=side, areas=dict(sorted(standing.items())),
+                       commitment=board.data["setup_commitments"][side])
         board.pop()
         start_bombardment(board)
         return True
+
+
+def file_setup(board: Board, frame: SetupFrame, side: str) -> None:
+    """SETUP DONE: the set-up is committed (core/commitments.py) and the commitment announced to both."""
+    salt, draw = board.salt(f"{side} set-up salt")
+    digest = setup_commitment(side, frame["placements"][side], salt)
+    frame["filed"].append(side)
+    frame["salts"][side] = salt
+    frame.setdefault("salt_draws", {})[side] = draw
+    board.data["setup_commitments"][side] = digest
+    board.emit(SETUP_FILED, side=side, commitment=digest)
 
 
 def _historical_fits(board: Board, placed: dict[str, str], missing: list[str]) -> bool:
@@ -178,10 +196,6 @@ def legal_setup_areas(board: Board, frame: SetupFrame, side: str, block: str) ->
             counts[area] = counts.get(area, 0) + 1
     return [a.id for a in board.scenario.map.areas
             if a.initial_control == side and counts.get(a.id, 0) < board.scenario.meta.stacking]
-
-
-def canonical_setup(placements: dict[str, str]) -> str:
-    return ";".join(f"{block}={area}" for block, area in sorted(placements.items()))
 
 
 # ---------------------------------------------------------------- initial bombardment (L122-136)

@@ -145,6 +145,15 @@ class SetupFrame(FrameBase):
     filed: list[str]
     placements: dict[str, dict[str, str]]  # side -> block -> area
     salts: dict[str, str]
+    salt_draws: NotRequired[dict[str, list[str | int]]]  # side -> [stream, counter] of its salt's draw
+
+
+class SetupSecret(TypedDict):
+    """A filed free set-up kept secret until the game ends, when it is revealed (core/commitments.py)."""
+
+    placements: dict[str, str]  # block -> area, as filed
+    salt: str
+    salt_draw: list[str | int]  # [stream, counter]
 
 
 class BombardFrame(FrameBase):
@@ -349,6 +358,7 @@ class VmtState(TypedDict):
     stack: list[Frame]
     last_combat: CombatSummary | None
     setup_commitments: dict[str, str]  # side -> SHA-256 of its filed free set-up
+    setup_secrets: NotRequired[dict[str, SetupSecret]]  # side -> its set-up and salt, revealed at the end
     result: GameResult | None
     phase_side: str | None
     recent: NotRequired[list[RecentAction]]
