@@ -33,6 +33,8 @@ class Game(SQLModel, table=True):
     ready_at: datetime | None = None  # when the next run may happen (change-of-mind delay)
     next_deadline: datetime | None = Field(default=None, index=True)
     result_json: str = Field(default="", sa_column=Column(Text, nullable=False))
+    # The hash of the newest log entry (core/chain.py), printed in every report; empty before the first.
+    log_head: str = Field(default="", max_length=64, sa_column_kwargs={"server_default": ""})
 
 
 class Seat(SQLModel, table=True):
@@ -131,6 +133,9 @@ class LogEntry(SQLModel, table=True):
     created_at: datetime
     # A referee's rollback voids later entries instead of deleting them: history stays whole.
     void: bool = Field(default=False, sa_column_kwargs={"server_default": "0"})
+    # The entry's place in the hash chain (core/chain.py): over seq, kind, role, the payload's digest
+    # and the previous entry's hash.  The void mark is not hashed (the rollback entries are).
+    entry_hash: str = Field(default="", max_length=64, sa_column_kwargs={"server_default": ""})
 
 
 class Snapshot(SQLModel, table=True):
