@@ -67,7 +67,8 @@ class GameReplay:
         when its decision is not open, and the engine's errors when its text is not legal."""
         decision = next((d for d in self.engine.pending(self.state) if d.key == payload["decision"]), None)
         if decision is None:
-            raise NotPending(f"decision {payload['decision']} is not pending in replay")
+            open_now = ", ".join(d.key for d in self.engine.pending(self.state)) or "none"
+            raise NotPending(f"decision {payload['decision']} is not pending in replay (open: {open_now})")
         self.state, step = self.runner.apply_text(self.state, decision, payload["text"], self.rng, payload["source"])
         events = list(step.events)
         if payload["source"] == "default" and _was_announced(payload):

@@ -175,7 +175,8 @@ def report_context(engine: Engine[Any], environment: Environment, addressing: Ad
         view=view, role=role, decisions=decisions, outcome=outcome, queued=payload.get("queued", []),
         standing=payload.get("standing", []), agenda=payload.get("agenda", []), expired=payload.get("expired", []),
         commitment=payload["commitment"], seed=payload.get("seed"), head=payload.get("head"),
-        counters=", ".join(f"{stream} #{n}" for stream, n in payload.get("counters", {}).items()),
+        counters=None if payload.get("counters") is None else (
+            ", ".join(f"{stream} #{n}" for stream, n in payload["counters"].items()) or "nothing drawn yet"),
         archive_file=archive_file_name(game_id) if payload.get("archive") else None,
         orders_address=addressing.orders_address, envelope=payload.get("envelope", []),
         situation_text=text_template, situation_html=html_template, map_cid=map_cid,

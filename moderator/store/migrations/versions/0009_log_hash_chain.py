@@ -60,13 +60,13 @@ def _chain_every_game() -> None:
 def upgrade() -> None:
     with op.batch_alter_table("log_entry") as batch:
         batch.add_column(sa.Column("entry_hash", AutoString(length=64), nullable=False, server_default=""))
-    with op.batch_alter_table("game") as batch:
-        batch.add_column(sa.Column("log_head", AutoString(length=64), nullable=False, server_default=""))
+    op.add_column("game", sa.Column("log_head", AutoString(length=64), nullable=False, server_default=""))
     _chain_every_game()
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("game") as batch:
-        batch.drop_column("log_head")
+    # Not in batch mode: on SQLite that would copy the game table and drop the old one, which the
+    # other tables' foreign keys forbid; SQLite drops a column in place since 3.35.
+    op.drop_column("game", "log_head")
     with op.batch_alter_table("log_entry") as batch:
         batch.drop_column("entry_hash")
