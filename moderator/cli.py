@@ -40,6 +40,7 @@ ConfigOption = Annotated[Path | None, typer.Option("--config", "-c", help="TOML 
 class _State:
     config: Path | None = None
     factory = None  # tests may install their own App factory
+    registry = None  # and the games `verify` replays archives with (default: the product's)
 
 
 def make_app(**overrides: Any) -> Any:
@@ -421,9 +422,10 @@ def _verify_mailbox(path: Path, archive_file: Path | None) -> None:
 
 
 def game_registry() -> Any:
-    """The games an archive may be of: the product's, or those of the App a test installed."""
-    if _State.factory is not None:
-        return _State.factory().registry
+    """The games an archive may be of: the product's (a test may install others).  `verify` needs
+    no settings and no database: a player runs it on their own machine."""
+    if _State.registry is not None:
+        return _State.registry
     from moderator.registry import product_registry
 
     return product_registry()

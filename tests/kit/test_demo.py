@@ -47,6 +47,7 @@ def written_lines(inbox: Path) -> dict[str, set[str]]:
 def test_the_demo_plays_the_game_to_its_end_by_mail(engine, tmp_path, monkeypatch):
     monkeypatch.setattr(cli._State, "factory", lambda settings=None, clock=None, **_: App(
         settings, registry=Registry([engine]), clock=clock))
+    monkeypatch.setattr(cli._State, "registry", Registry([engine]))
     out = tmp_path / "demo"
     result = runner.invoke(cli.app_cli, ["demo", "--game", engine.info.id, "--out", str(out), "--seed", "3"])
     assert result.exit_code == 0, result.output

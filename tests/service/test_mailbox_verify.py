@@ -46,7 +46,7 @@ def played(tmp_path_factory):
 
 @pytest.fixture
 def use_app(played, monkeypatch):
-    monkeypatch.setattr(cli._State, "factory", lambda **_: played[0])
+    monkeypatch.setattr(cli._State, "registry", played[0].registry)
     return played[0]
 
 

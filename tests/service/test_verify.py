@@ -243,7 +243,7 @@ def test_the_cli_prints_each_mismatch_and_fails(finished, tmp_path, monkeypatch)
     from moderator import cli
 
     app, true_archive = finished
-    monkeypatch.setattr(cli._State, "factory", lambda **_: app)
+    monkeypatch.setattr(cli._State, "registry", app.registry)
     path = tmp_path / "archive.json"
     path.write_text(json.dumps(true_archive))
     runner = CliRunner()
