@@ -84,13 +84,10 @@ def read_mailbox(path: Path) -> list[EmailMessage]:
         box: mailbox.Mailbox = mailbox.Maildir(path, factory=None, create=False)
     else:
         with path.open("rb") as file:
-            if not file.read(5) == b"From ":
+            if file.read(5) != b"From ":
                 raise NotAMailbox(f"{path} is not an mbox file (it does not start with a 'From ' line)")
         box = mailbox.mbox(path, factory=None, create=False)
-    messages = []
-    for key in box.iterkeys():
-        messages.append(email.message_from_bytes(box.get_bytes(key), policy=email.policy.default))
-    return messages  # type: ignore[return-value]  (policy.default makes EmailMessage)
+    return [email.message_from_bytes(box.get_bytes(key), policy=email.policy.default) for key in box.iterkeys()]
 
 
 def read_reports(messages: Iterable[EmailMessage]) -> MailboxReading:
@@ -105,8 +102,7 @@ def read_reports(messages: Iterable[EmailMessage]) -> MailboxReading:
         game = found.group(1)
         for part in message.iter_attachments():
             if (part.get_filename() or "") == f"{game}{ARCHIVE_SUFFIX}":
-                archive = json.loads(part.get_content() if part.get_content_maintype() == "text"
-                                     else part.get_payload(decode=True))
+                archive = json.loads(part.get_content())  # bytes as sent, text if a client re-typed it
                 known = reading.archives.get(game)
                 if known is None or archive["head"]["seq"] > known["head"]["seq"]:
                     reading.archives[game] = archive

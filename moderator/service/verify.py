@@ -301,14 +301,16 @@ def _outcome_problems(archive: dict[str, Any], engine: Engine[Any], state: Any,
                 f"{_result(archive['result'])}: the answers after it were removed"]
     replayed = {"winner": outcome.winner, "reason": outcome.reason, "score": normal_json(dict(outcome.score))}
     if replayed != archive["result"]:
-        return [f"the replayed game ends with {_result(replayed)} after {last}; the archive says "
+        return [f"the replayed game ends after {last}: {_result(replayed)}; the archive says "
                 f"{_result(archive['result'])}"]
     return []
 
 
 def _result(result: dict[str, Any]) -> str:
+    """`soviet wins (more VP …; axis VP -3, soviet VP 12)`."""
     winner = result.get("winner")
-    return f"{'a draw' if winner is None else str(winner) + ' winning'} ({result.get('reason')}; {result.get('score')})"
+    score = ", ".join(f"{name} {value}" for name, value in (result.get("score") or {}).items())
+    return f"{'a draw' if winner is None else str(winner) + ' wins'} ({result.get('reason')}; {score})"
 
 
 # ---------------------------------------------------------------- the closing reports, the dice shown

@@ -150,7 +150,7 @@ def swap_two_answers(archive: Archive) -> int:
 
 
 def change_a_roll(archive: Archive) -> int:
-    entry, data = clash(archive)
+    entry, _ = clash(archive)
     draw = entry["payload"]["draws"][0]
     draw["value"] = (draw["value"] + 1) % 6
     archive["draws"] = [dict(d, seq=e["seq"]) for e in archive["log"] for d in e.get("payload", {}).get("draws", [])]
