@@ -22,8 +22,8 @@ from moderator.store.models import Game, LogEntry, Seat, Snapshot
 
 
 def secret_hash(game_id: str, role: str, secret: str) -> str:
-    """The keyed hash the referee's secret and the invitation tokens are stored as (a seat's own
-    secret is stored in clear: see docs/storage.md)."""
+    """The keyed hash a secret is compared through.  Only the referee's secret is stored this way; a
+    seat's secret is stored in clear, since every report repeats it (docs/storage.md)."""
     return hmac.new(f"{game_id}/{role}".encode(), secret.strip().upper().encode(), hashlib.sha256).hexdigest()
 
 

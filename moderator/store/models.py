@@ -48,7 +48,8 @@ class Seat(SQLModel, table=True):
     address: str = Field(default="", max_length=320, index=True)
     name: str = Field(default="", max_length=120)
     timezone: str = Field(default="UTC", max_length=64)
-    # Kept in clear like the seed: every report to this seat repeats it so a plain reply works.
+    # Kept in clear like the seed: every report to this seat repeats it so a plain reply works
+    # (docs/storage.md says what is stored, in clear or hashed, and who can read it).
     secret: str = Field(default="", max_length=64)
     invite_token_hash: str = Field(default="", max_length=128)
     contribution: str = Field(default="", max_length=256)
