@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from jinja2 import Environment
 
+from moderator.core.chain import entry_hash, payload_digest
 from moderator.core.contract import Engine, Event
 from moderator.core.errors import ModeratorError
 from moderator.core.rng import Draw, Rng, RngRecord
@@ -90,6 +91,7 @@ class _Replay:
     snapshots: dict[int, Snapshot] = field(default_factory=dict)
     sent: dict[str, Outbox] = field(default_factory=dict)
     events_by_seq: dict[int, list[Event]] = field(default_factory=dict)
+    chain_breaks: list[str] = field(default_factory=list)
 
 
 class Replayer:
@@ -104,7 +106,7 @@ class Replayer:
     def replay(self, game_id: str, upto: int | None = None) -> ReplayResult:
         """Replay the live log (up to entry `upto`) and compare states, events, dice and reports."""
         replay = self._read(game_id, compare=True)
-        result = ReplayResult()
+        result = ReplayResult(mismatches=list(replay.chain_breaks))
         for entry in replay.entries:
             if upto is not None and entry.seq > upto:
                 break
@@ -151,6 +153,8 @@ class Replayer:
             if compare:
                 replay.snapshots = stored.snapshots_by_seq(session, game_id)
                 replay.sent = outbox_rows.of_game_by_message_id(session, game_id)
+                replay.chain_breaks = chain_breaks(table.game.commitment, table.game.log_head,
+                                                   stored.whole_log(session, game_id))
         return replay
 
     def _replay_entry(self, replay: _Replay, entry: LogEntry, result: ReplayResult) -> bool:
@@ -201,6 +205,20 @@ class HasReplayer(Protocol):
 def replay_game(owner: HasReplayer, game_id: str, upto: int | None = None) -> ReplayResult:
     """`owner.replayer.replay(game_id, upto)`: for callers that hold the App (the golden tests)."""
     return owner.replayer.replay(game_id, upto)
+
+
+def chain_breaks(commitment: str, head: str, entries: list[LogEntry]) -> list[str]:
+    """Where the stored log (voided entries too, in order) breaks its hash chain (core/chain.py)."""
+    breaks = []
+    previous = commitment
+    for entry in entries:
+        digest = payload_digest(json.loads(entry.payload_json))
+        if entry_hash(previous, entry.seq, entry.kind, entry.role, digest) != entry.entry_hash:
+            breaks.append(f"#{entry.seq}: its hash does not match its content and the entry before it")
+        previous = entry.entry_hash
+    if entries and head != previous:
+        breaks.append(f"the game's log head is not the hash of its last entry #{entries[-1].seq}")
+    return breaks
 
 
 def _was_announced(payload: dict[str, Any]) -> bool:

@@ -62,3 +62,18 @@ def test_0009_chains_the_logs_already_there_as_the_moderator_does(db_url, tmp_pa
     command.upgrade(config, "head")
     assert chain_of(app, seated.game_id) == (chained, head)
     assert head == chained[-1][1] and len({h for _, h in chained}) == len(chained)
+
+
+def test_turn_replay_names_an_entry_changed_in_the_database(seated):
+    """A join's payload replays to nothing, so only the chain can tell that it was changed."""
+    assert seated.app.replayer.replay(seated.game_id).ok
+    with seated.app.db.session() as session:
+        join = session.exec(select(LogEntry).where(LogEntry.game_id == seated.game_id,
+                                                   LogEntry.kind == "join")).first()
+        payload = json.loads(join.payload_json)
+        join.payload_json = json.dumps(dict(payload, name="Someone Else"), sort_keys=True, separators=(",", ":"))
+        session.add(join)
+        session.commit()
+        seq = join.seq
+    mismatches = seated.app.replayer.replay(seated.game_id).mismatches
+    assert mismatches == [f"#{seq}: its hash does not match its content and the entry before it"]
