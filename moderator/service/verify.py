@@ -26,7 +26,7 @@ from typing import Any
 
 from moderator.core.chain import entry_hash, payload_digest
 from moderator.core.contract import Engine, Event
-from moderator.core.errors import UnknownGame
+from moderator.core.errors import ModeratorError, UnknownGame
 from moderator.core.rng import Rng, RngRecord, commitment, derive_key
 from moderator.registry import Registry
 from moderator.service.archive import ARCHIVE_FORMAT
@@ -239,7 +239,8 @@ def _replay(archive: dict[str, Any], engine: Engine[Any], result: Verification) 
                 events, draws = game.answer(payload)
             # A forged archive may make the engine fail in any way: each is a finding, not a crash.
             except Exception as error:
-                result.problems.append(f"{entry_name(entry)}: it cannot be replayed ({error}); the replay stops here")
+                why = str(error) if isinstance(error, ModeratorError) else f"{type(error).__name__}: {error}"
+                result.problems.append(f"{entry_name(entry)}: it cannot be replayed ({why}); the replay stops here")
                 return game.state
             result.answers += 1
             result.problems += _compared(entry, "event", payload.get("events", []), [e.to_json() for e in events])
