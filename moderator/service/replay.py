@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from jinja2 import Environment
 
-from moderator.core.chain import entry_hash, payload_digest
+from moderator.core.chain import entry_hash, log_key, payload_digest
 from moderator.core.contract import Engine, Event
 from moderator.core.errors import ModeratorError
 from moderator.core.rng import Draw, Rng, RngRecord
@@ -25,7 +25,7 @@ from moderator.service.turns import defaulted_events
 from moderator.store import games as stored
 from moderator.store import outbox as outbox_rows
 from moderator.store.db import Database
-from moderator.store.models import LogEntry, Outbox, Snapshot
+from moderator.store.models import Game, LogEntry, Outbox, Snapshot
 
 
 @dataclass
@@ -153,8 +153,7 @@ class Replayer:
             if compare:
                 replay.snapshots = stored.snapshots_by_seq(session, game_id)
                 replay.sent = outbox_rows.of_game_by_message_id(session, game_id)
-                replay.chain_breaks = chain_breaks(table.game.commitment, table.game.log_head,
-                                                   stored.whole_log(session, game_id))
+                replay.chain_breaks = chain_breaks(table.game, stored.whole_log(session, game_id))
         return replay
 
     def _replay_entry(self, replay: _Replay, entry: LogEntry, result: ReplayResult) -> bool:
@@ -207,16 +206,17 @@ def replay_game(owner: HasReplayer, game_id: str, upto: int | None = None) -> Re
     return owner.replayer.replay(game_id, upto)
 
 
-def chain_breaks(commitment: str, head: str, entries: list[LogEntry]) -> list[str]:
-    """Where the stored log (voided entries too, in order) breaks its hash chain (core/chain.py)."""
+def chain_breaks(game: Game, entries: list[LogEntry]) -> list[str]:
+    """Where the game's stored log (voided entries too, in order) breaks its hash chain (core/chain.py)."""
     breaks = []
-    previous = commitment
+    key = log_key(game.id, bytes.fromhex(game.seed_hex))
+    previous = game.commitment
     for entry in entries:
         digest = payload_digest(json.loads(entry.payload_json))
-        if entry_hash(previous, entry.seq, entry.kind, entry.role, digest) != entry.entry_hash:
+        if entry_hash(key, previous, entry.seq, entry.kind, entry.role, digest) != entry.entry_hash:
             breaks.append(f"#{entry.seq}: its hash does not match its content and the entry before it")
         previous = entry.entry_hash
-    if entries and head != previous:
+    if entries and game.log_head != previous:
         breaks.append(f"the game's log head is not the hash of its last entry #{entries[-1].seq}")
     return breaks
 

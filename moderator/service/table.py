@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlmodel import Session
 
-from moderator.core.chain import canonical_json, entry_hash
+from moderator.core.chain import canonical_json, entry_hash, log_key
 from moderator.core.contract import Engine, Event
 from moderator.core.plans import Plan
 from moderator.core.rng import Rng, RngRecord
@@ -101,7 +101,8 @@ class Table:
         text = canonical_json(json.loads(dumps(payload)))
         seq = self.game.last_seq + 1
         digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-        self.game.log_head = entry_hash(self.game.log_head or self.game.commitment, seq, kind, role, digest)
+        key = log_key(self.game.id, bytes.fromhex(self.game.seed_hex))
+        self.game.log_head = entry_hash(key, self.game.log_head or self.game.commitment, seq, kind, role, digest)
         self.game.last_seq = seq
         defer_insert(self.session, LogEntry, dict(
             game_id=self.game.id, seq=seq, kind=kind, role=role, payload_json=text,

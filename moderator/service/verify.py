@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from moderator.core.chain import entry_hash, payload_digest
+from moderator.core.chain import entry_hash, log_key, payload_digest
 from moderator.core.contract import Engine, Event
 from moderator.core.errors import ModeratorError, UnknownGame
 from moderator.core.rng import Rng, RngRecord, commitment, derive_key
@@ -123,6 +123,7 @@ def _header_problems(archive: dict[str, Any], registry: Registry, result: Verifi
 def _chain_problems(archive: dict[str, Any]) -> list[str]:
     """Every entry in its place, carrying what its kind must, and chained to the entry before it."""
     problems: list[str] = []
+    key = log_key(archive["game"], bytes.fromhex(archive["seed"]))
     previous = archive["commitment"]
     log = archive["log"]
     for place, entry in enumerate(log, start=1):
@@ -137,7 +138,7 @@ def _chain_problems(archive: dict[str, Any]) -> list[str]:
         else:
             problems.append(f"{name}: its payload is missing (only a report's may be withheld)")
             digest = ""
-        if entry_hash(previous, entry["seq"], entry["kind"], entry["role"], digest) != entry["hash"]:
+        if entry_hash(key, previous, entry["seq"], entry["kind"], entry["role"], digest) != entry["hash"]:
             problems.append(f"{name}: its hash does not match its content and the hash of the entry before it: "
                             f"it was changed, or an entry before it was removed, inserted or renumbered")
         previous = entry["hash"]

@@ -9,7 +9,7 @@ from alembic import command
 from sqlalchemy import inspect
 from sqlmodel import select
 
-from moderator.core.chain import entry_hash, payload_digest
+from moderator.core.chain import entry_hash, log_key, payload_digest
 from moderator.store.db import alembic_config
 from moderator.store.models import Game, LogEntry
 from tests.conftest import make_app, outbox_rows, seat_duel, text_of
@@ -27,10 +27,11 @@ def test_each_entry_commits_to_the_one_before_and_the_game_keeps_the_head(seated
         game = session.get(Game, seated.game_id)
         entries = session.exec(select(LogEntry).where(LogEntry.game_id == seated.game_id)
                                .order_by(LogEntry.seq)).all()
+        key = log_key(game.id, bytes.fromhex(game.seed_hex))
         previous = game.commitment
         for entry in entries:
             digest = payload_digest(json.loads(entry.payload_json))
-            assert entry.entry_hash == entry_hash(previous, entry.seq, entry.kind, entry.role, digest)
+            assert entry.entry_hash == entry_hash(key, previous, entry.seq, entry.kind, entry.role, digest)
             previous = entry.entry_hash
         assert game.log_head == previous and len(entries) == game.last_seq > 3
 

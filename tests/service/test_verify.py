@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from moderator.cli import app_cli
-from moderator.core.chain import entry_hash, payload_digest
+from moderator.core.chain import entry_hash, log_key, payload_digest
 from moderator.core.rng import derive_key, raw_draw
 from moderator.service.archive import export_archive
 from moderator.service.verify import ReplayedArchive, verify_archive
@@ -57,10 +57,11 @@ def names(problems: list[str], seq: int) -> bool:
 def rechain(archive: Archive) -> None:
     """What a forger who knows core/chain.py does after a change: recompute every hash, the head and
     the list of draws, so that the chain itself holds."""
+    key = log_key(archive["game"], bytes.fromhex(archive["seed"]))  # revealed with the seed at the end
     previous = archive["commitment"]
     for entry in archive["log"]:
         digest = payload_digest(entry["payload"]) if "payload" in entry else entry["digest"]
-        entry["hash"] = previous = entry_hash(previous, entry["seq"], entry["kind"], entry["role"], digest)
+        entry["hash"] = previous = entry_hash(key, previous, entry["seq"], entry["kind"], entry["role"], digest)
     archive["head"] = {"seq": archive["log"][-1]["seq"], "hash": previous}
     archive["draws"] = [dict(d, seq=e["seq"]) for e in archive["log"] for d in e.get("payload", {}).get("draws", [])]
 

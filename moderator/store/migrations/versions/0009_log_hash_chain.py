@@ -1,8 +1,8 @@
 """log: a hash chain over every game's log, its head kept on the game (issue 13)
 
-Each log entry gets `entry_hash`, the SHA-256 over the hash of the entry before it, its seq, kind,
-role and the digest of its payload (moderator/core/chain.py says why and how); the game keeps the
-newest hash as `log_head`, which every report prints.  The entries of games already under way are
+Each log entry gets `entry_hash`, an HMAC-SHA256 keyed from the game's seed over the hash of the
+entry before it, its seq, kind, role and the digest of its payload (moderator/core/chain.py says
+why and how); the game keeps the newest hash as `log_head`, which every report prints.  The entries of games already under way are
 chained here, voided ones too, in seq order from the game's seed commitment.  The payloads are
 rewritten in the canonical form the hash is taken over (the same JSON, keys sorted).  The
 construction is written out here, not imported, so this migration keeps meaning what it meant.
@@ -14,6 +14,7 @@ Create Date: 2026-12-02
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 
 import sqlalchemy as sa
@@ -37,21 +38,22 @@ def _canonical(payload_json: str) -> str:
     return json.dumps(json.loads(payload_json), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def _hash(previous: str, seq: int, kind: str, role: str, canonical: str) -> str:
+def _hash(key: bytes, previous: str, seq: int, kind: str, role: str, canonical: str) -> str:
     digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
-    message = LOG_TAG + _framed(previous) + seq.to_bytes(8, "big") + _framed(kind) + _framed(role) + _framed(digest)
-    return hashlib.sha256(message).hexdigest()
+    message = _framed(previous) + seq.to_bytes(8, "big") + _framed(kind) + _framed(role) + _framed(digest)
+    return hmac.new(key, message, hashlib.sha256).hexdigest()
 
 
 def _chain_every_game() -> None:
     bind = op.get_bind()
-    for game_id, commitment in bind.execute(sa.text("SELECT id, commitment FROM game")).fetchall():
+    for game_id, commitment, seed_hex in bind.execute(sa.text("SELECT id, commitment, seed_hex FROM game")).fetchall():
+        key = hmac.new(bytes.fromhex(seed_hex), LOG_TAG + _framed(game_id), hashlib.sha256).digest()
         head = ""
         rows = bind.execute(sa.text("SELECT id, seq, kind, role, payload_json FROM log_entry WHERE game_id = :game "
                                     "ORDER BY seq"), {"game": game_id}).fetchall()
         for entry_id, seq, kind, role, payload_json in rows:
             canonical = _canonical(payload_json)
-            head = _hash(head or commitment, seq, kind, role or "", canonical)
+            head = _hash(key, head or commitment, seq, kind, role or "", canonical)
             bind.execute(sa.text("UPDATE log_entry SET entry_hash = :hash, payload_json = :payload WHERE id = :id"),
                          {"hash": head, "payload": canonical, "id": entry_id})
         bind.execute(sa.text("UPDATE game SET log_head = :head WHERE id = :id"), {"head": head, "id": game_id})
