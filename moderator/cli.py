@@ -42,6 +42,7 @@ ConfigOption = Annotated[Path | None, typer.Option("--config", "-c", help="TOML 
 class _State:
     config: Path | None = None
     factory = None  # tests may install their own App factory
+    registry = None  # and the games `verify` replays archives with (default: the product's)
 
 
 def make_app(**overrides: Any) -> Any:
@@ -352,12 +353,29 @@ def archive(game: str, out: Annotated[Path, typer.Option(help="Directory to writ
 
 @app_cli.command()
 def verify(
-    path: Annotated[Path, typer.Argument(help="archive.json or the directory holding it.")],
+    path: Annotated[Path, typer.Argument(help="archive.json, the directory holding it, or a player's mailbox "
+                                              "with the game's mails (an mbox file or a Maildir directory).")],
+    archive_file: Annotated[Path | None, typer.Option(
+        "--archive", help="With a mailbox: the archive to check it against (default: the one its game-over "
+                          "mail carries).")] = None,
 ) -> None:
-    """Recompute every roll and shuffle of a finished game from its public archive alone."""
-    from moderator.service.archive import ARCHIVE_FORMAT, verify_archive
+    """Replay a finished game from its public archive and check every entry, event and roll; given a
+    player's mailbox, check every report in it against the archive too."""
+    from moderator.service.mailbox_check import is_maildir
 
+    if is_maildir(path) or (path.is_file() and readable_file(path, "an archive or a mailbox").startswith(b"From ")):
+        _verify_mailbox(path, archive_file)
+        return
     file = path / "archive.json" if path.is_dir() else path
+    data = _read_archive(file)
+    if not _report_verification(data):
+        raise typer.Exit(1)
+
+
+def _read_archive(file: Path) -> dict[str, Any]:
+    """The archive in `file`, or one line saying why it is none."""
+    from moderator.service.archive import ARCHIVE_FORMAT
+
     try:
         data = json.loads(readable_file(file, "an archive"))
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
@@ -367,17 +385,72 @@ def verify(
     if data.get("format") != ARCHIVE_FORMAT:
         fail(f"{file} is not an archive this moderator reads (its format is {data.get('format')!r}; "
              f"this one reads {ARCHIVE_FORMAT!r})", 2)
+    return data
+
+
+def _report_verification(data: dict[str, Any], extra: list[str] | None = None) -> bool:
+    """Verify one archive (and the mailbox's findings on it); print the verdict; True when it holds."""
+    from moderator.service.verify import verify_archive
+
     try:
-        problems = verify_archive(data)
+        verdict = verify_archive(data, game_registry())
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
-        fail(f"{file} is not a moderator archive: a part of it is missing or malformed "
+        fail(f"the archive of {data.get('game')} is malformed: a part of it is missing or wrong "
              f"({type(error).__name__}: {error})", 2)
+    problems = verdict.problems + (extra or [])
+    for problem in problems[:40]:
+        console.print(f"[red]MISMATCH[/red] {escape(problem)}")
+    if len(problems) > 40:
+        console.print(f"… and {len(problems) - 40} more")
     if problems:
-        for problem in problems:
-            console.print(f"[red]MISMATCH[/red] {problem}", markup=True)
-        console.print(f"{len(problems)} problem(s): the archive does NOT verify")
+        console.print(f"{len(problems)} problem(s): {data['game']} does NOT verify")
+        return False
+    head = data["head"]
+    console.print(f"OK: {data['game']}: the seed matches its commitment; {verdict.entries} log entries chained to "
+                  f"head #{head['seq']} {head['hash'][:16]}…; {verdict.answers} answers replayed with the "
+                  f"{data['engine']} engine, every event, {verdict.draws} draws and the outcome as archived")
+    return True
+
+
+def _verify_mailbox(path: Path, archive_file: Path | None) -> None:
+    """`moderator verify MAILBOX`: the archive its game-over mail carries, and every report in it."""
+    from moderator.service.mailbox_check import NotAMailbox, check_reports, read_mailbox, read_reports
+
+    try:
+        reading = read_reports(read_mailbox(path))
+    except (NotAMailbox, OSError) as error:
+        fail(str(error), 2)
+    except (json.JSONDecodeError, KeyError, TypeError) as error:
+        fail(f"an archive attached in {path} is malformed ({type(error).__name__}: {error})", 2)
+    archives = reading.archives
+    if archive_file is not None:
+        data = _read_archive(archive_file)
+        archives = {data["game"]: data}
+    if not archives:
+        fail(f"no mail in {path} carries a game's archive: the game-over report does, once a game has ended", 2)
+    holds = True
+    for game, data in sorted(archives.items()):
+        reports = [r for r in reading.reports if r.game == game]
+        if not _report_verification(data, check_reports(reports, data)):
+            holds = False
+            continue
+        dice = sum(len(r.dice) for r in reports)
+        counted = sum(1 for r in reports if r.counters is not None)
+        console.print(f"OK: the {len(reports)} reports of {game} in {path} match it: {len(reports)} log heads, "
+                      f"{dice} dice, {counted} sets of draw counters"
+                      + (f" ({reading.unheaded} older reports carry no log head)" if reading.unheaded else ""))
+    if not holds:
         raise typer.Exit(1)
-    console.print(f"OK: commitment matches the seed; {len(data.get('draws', []))} draws recomputed")
+
+
+def game_registry() -> Any:
+    """The games an archive may be of: the product's (a test may install others).  `verify` needs
+    no settings and no database: a player runs it on their own machine."""
+    if _State.registry is not None:
+        return _State.registry
+    from moderator.registry import product_registry
+
+    return product_registry()
 
 
 # ---------------------------------------------------------------- referee
@@ -435,7 +508,7 @@ def demo(
     from moderator.app import App
     from moderator.clock import ManualClock, SystemClock
     from moderator.demo import run_demo
-    from moderator.service.archive import verify_archive
+    from moderator.service.verify import verify_archive
     from moderator.settings import load_settings
 
     writable_directory(out)
@@ -461,7 +534,7 @@ def demo(
     archive_dir = out / "archive"
     index = app.html_archive.write(summary["game_id"], archive_dir)
     data = json.loads((archive_dir / "archive.json").read_text())
-    problems = verify_archive(data)
+    problems = verify_archive(data, app.registry).problems
     console.print(f"Game {summary['game_id']} finished: {data['result']}")
     console.print(f"Players sent {summary['mails_from_players']} mails; every mail is under {out / 'mail'}")
     console.print(f"Archive to browse: {index}")

@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from jinja2 import Environment, TemplateNotFound
 
+from moderator.core.chain import canonical_json
 from moderator.core.contract import OBSERVER, Engine, Event, View
 from moderator.mail.commands import PLAYER, commands_for, help_lines
 from moderator.mail.compose import Attachment, Outgoing, thread_headers, thread_root
@@ -103,6 +104,9 @@ def compose_report(engine: Engine[Any], environment: Environment, addressing: Ad
     calendar = deadline_calendar(game_id, payload, context["decisions"], addressing.domain)
     if calendar:
         attachments.append(Attachment("deadline.ics", calendar, "text", "calendar"))
+    if context["archive_file"]:
+        attachments.append(Attachment(context["archive_file"], canonical_json(payload["archive"]).encode("utf-8"),
+                                      "application", "json"))
     return Outgoing(
         recipient=payload["address"], subject=payload["subject"], text=text, html=html,
         message_id=payload["message_id"], date=datetime.fromisoformat(payload["date"]),
@@ -175,13 +179,21 @@ def report_context(engine: Engine[Any], environment: Environment, addressing: Ad
         in_force=[] if payload.get("observer") else standing_in_force(engine, role, payload.get("standing", [])),
         view=view, role=role, decisions=decisions, outcome=outcome, queued=payload.get("queued", []),
         standing=payload.get("standing", []), agenda=payload.get("agenda", []), expired=payload.get("expired", []),
-        commitment=payload["commitment"], seed=payload.get("seed"),
+        commitment=payload["commitment"], seed=payload.get("seed"), head=payload.get("head"),
+        counters=None if payload.get("counters") is None else (
+            ", ".join(f"{stream} #{n}" for stream, n in payload["counters"].items()) or "nothing drawn yet"),
+        archive_file=archive_file_name(game_id) if payload.get("archive") else None,
         orders_address=addressing.orders_address, envelope=payload.get("envelope", []),
         situation_text=text_template, situation_html=html_template, map_cid=map_cid,
         map_alt=f"Map of {game_id} as {role} sees it", game_id=game_id,
         map_turn=None if payload.get("whole_map", True) else payload.get("map_turn"),
     )
     return context, view
+
+
+def archive_file_name(game_id: str) -> str:
+    """The name the game-over report gives the game's archive (service/mailbox_check.py looks for it)."""
+    return f"{game_id}-archive.json"
 
 
 def summary_line(decisions: Sequence[dict[str, Any]], outcome: str | None, observer: bool) -> str:

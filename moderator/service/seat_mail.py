@@ -19,8 +19,8 @@ from moderator.mail.compose import make_message_id
 from moderator.mail.envelope import Envelope
 from moderator.mail.hygiene import Letter
 from moderator.service.absences import record_absence
-from moderator.service.owed import status_text
 from moderator.service.entropy import EntropyDesk, is_revealing
+from moderator.service.owed import status_text
 from moderator.service.replies import Outcome, Replies, receipt_of
 from moderator.service.reports import Addressing, help_text
 from moderator.service.resends import earlier_copy, normalised_orders, remember_taken, resend_verdict

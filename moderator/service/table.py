@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlmodel import Session
 
+from moderator.core.chain import canonical_json, entry_hash, log_key
 from moderator.core.contract import Engine, Event
 from moderator.core.plans import Plan
 from moderator.core.rng import Rng, RngRecord
@@ -21,7 +22,8 @@ from moderator.store.models import Game, LogEntry, Seat, Snapshot
 
 
 def secret_hash(game_id: str, role: str, secret: str) -> str:
-    """Seat and referee secrets are stored only as keyed hashes."""
+    """The keyed hash a secret is compared through.  Only the referee's secret is stored this way; a
+    seat's secret is stored in clear, since every report repeats it (docs/storage.md)."""
     return hmac.new(f"{game_id}/{role}".encode(), secret.strip().upper().encode(), hashlib.sha256).hexdigest()
 
 
@@ -92,11 +94,19 @@ class Table:
     # ------------------------------------------------------------------ log and snapshots
 
     def append(self, kind: str, role: str, payload: dict[str, Any], when: datetime) -> int:
-        """Add an entry to the log; it is written with the session's next flush (store/deferred.py)."""
-        self.game.last_seq += 1
+        """Add an entry to the log, chained to the one before it (core/chain.py); it is written with
+        the session's next flush (store/deferred.py)."""
+        # Stored as the verifier will hash it: the JSON read back and written canonically (a
+        # mapping with number keys reads back with text keys, which sort otherwise).
+        text = canonical_json(json.loads(dumps(payload)))
+        seq = self.game.last_seq + 1
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        key = log_key(self.game.id, bytes.fromhex(self.game.seed_hex))
+        self.game.log_head = entry_hash(key, self.game.log_head or self.game.commitment, seq, kind, role, digest)
+        self.game.last_seq = seq
         defer_insert(self.session, LogEntry, dict(
-            game_id=self.game.id, seq=self.game.last_seq, kind=kind, role=role, payload_json=dumps(payload),
-            created_at=when, void=False))
+            game_id=self.game.id, seq=seq, kind=kind, role=role, payload_json=text,
+            created_at=when, void=False, entry_hash=self.game.log_head))
         self.session.add(self.game)  # changed, so the session flushes (and writes the entry) before a query
         return self.game.last_seq
 
@@ -119,6 +129,15 @@ class Table:
     def log(self, after: int = 0, kinds: tuple[str, ...] | None = None) -> list[LogEntry]:
         """The live (not voided) log entries after `after`, of `kinds` only when given."""
         return stored.live_log(self.session, self.game.id, after, kinds)
+
+    def whole_log(self) -> list[dict[str, Any]]:
+        """Every entry of the log, voided ones too, in order, as rows (seq, kind, role, payload_json,
+        entry_hash, void): those appended in this session but not written yet included."""
+        with self.session.no_autoflush:
+            rows = [dict(seq=e.seq, kind=e.kind, role=e.role, payload_json=e.payload_json, entry_hash=e.entry_hash,
+                         void=e.void) for e in stored.whole_log(self.session, self.game.id)]
+        rows += [row for row in deferred_rows(self.session, LogEntry) if row["game_id"] == self.game.id]
+        return sorted(rows, key=lambda row: row["seq"])
 
     def answered_since(self, after: int, role: str) -> list[dict[str, Any]]:
         """The answers a standing order, the game's default or a deadline gave for `role` after entry

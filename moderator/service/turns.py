@@ -18,6 +18,7 @@ from moderator.core.contract import Decision, Engine, Event, Outcome
 from moderator.core.runner import Hold, Runner, Step
 from moderator.mail.compose import make_message_id, thread_root
 from moderator.service.absences import push_past_absences
+from moderator.service.archive import archive_of
 from moderator.service.cadence import (
     Mark,
     News,
@@ -272,6 +273,13 @@ class TurnRunner:
             "deadlines": deadlines,
             "commitment": table.game.commitment,
             "seed": table.game.seed_hex if table.game.status == "over" else None,
+            # The log's hash chain up to this report, and where each stream of draws stands: a
+            # player who keeps the mail can check both against the archive (service/mailbox_check.py).
+            "head": {"seq": table.game.last_seq, "hash": table.game.log_head},
+            "counters": dict(sorted(table.counters.items())),
+            # The game-over report carries the archive as it stands, so that a player can verify the
+            # whole game from their own mailbox.
+            "archive": archive_of(table, {"seq": seq, "role": seat.role}) if table.game.status == "over" else None,
             "outcome": describe_outcome(outcome) if outcome else None,
             "envelope": [] if observer else envelope_lines(table.game.id, seat.role, table.game.phase_label,
                                                             seat.secret),

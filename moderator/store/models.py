@@ -37,6 +37,8 @@ class Game(SQLModel, table=True):
     # it listed (a later one is new to the referee).
     digest_seq: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     digest_inbound_id: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    # The hash of the newest log entry (core/chain.py), printed in every report; empty before the first.
+    log_head: str = Field(default="", max_length=64, sa_column_kwargs={"server_default": ""})
 
 
 class Seat(SQLModel, table=True):
@@ -50,7 +52,8 @@ class Seat(SQLModel, table=True):
     address: str = Field(default="", max_length=320, index=True)
     name: str = Field(default="", max_length=120)
     timezone: str = Field(default="UTC", max_length=64)
-    # Kept in clear like the seed: every report to this seat repeats it so a plain reply works.
+    # Kept in clear like the seed: every report to this seat repeats it so a plain reply works
+    # (docs/storage.md says what is stored, in clear or hashed, and who can read it).
     secret: str = Field(default="", max_length=64)
     invite_token_hash: str = Field(default="", max_length=128)
     contribution: str = Field(default="", max_length=256)
@@ -140,6 +143,9 @@ class LogEntry(SQLModel, table=True):
     created_at: datetime
     # A referee's rollback voids later entries instead of deleting them: history stays whole.
     void: bool = Field(default=False, sa_column_kwargs={"server_default": "0"})
+    # The entry's place in the hash chain (core/chain.py): over seq, kind, role, the payload's digest
+    # and the previous entry's hash.  The void mark is not hashed (the rollback entries are).
+    entry_hash: str = Field(default="", max_length=64, sa_column_kwargs={"server_default": ""})
 
 
 class Snapshot(SQLModel, table=True):

@@ -1,6 +1,7 @@
 """`moderator demo --game <id>` for every registered game: its bots (or the demo's random players)
-play it to the end through the mail loop (Maildir in, Maildir out), the archive verifies, every
-seat received the result, and no player's own order lines ever reach another seat's mailbox."""
+play it to the end through the mail loop (Maildir in, Maildir out), the archive verifies (and so
+does a player's own Maildir), every seat received the result, and no player's own order lines ever
+reach another seat's mailbox."""
 
 from __future__ import annotations
 
@@ -47,11 +48,15 @@ def written_lines(inbox: Path) -> dict[str, set[str]]:
 def test_the_demo_plays_the_game_to_its_end_by_mail(engine, tmp_path, monkeypatch):
     monkeypatch.setattr(cli._State, "factory", lambda settings=None, clock=None, **_: App(
         settings, registry=Registry([engine]), clock=clock))
+    monkeypatch.setattr(cli._State, "registry", Registry([engine]))
     out = tmp_path / "demo"
     result = runner.invoke(cli.app_cli, ["demo", "--game", engine.info.id, "--out", str(out), "--seed", "3"])
     assert result.exit_code == 0, result.output
     assert "finished" in result.output and "verifies" in result.output
     assert runner.invoke(cli.app_cli, ["verify", str(out / "archive")]).exit_code == 0
+    first = engine.info.roles()[0]  # a player verifies the game from their own Maildir alone (issue 13)
+    mailbox = runner.invoke(cli.app_cli, ["verify", str(out / "mail" / "sent" / f"{first}@players.demo")])
+    assert mailbox.exit_code == 0 and "reports of" in mailbox.output, mailbox.output
     mail = {role: bodies(out / "mail" / "sent" / f"{role}@players.demo") for role in engine.info.roles()}
     for role, texts in mail.items():
         assert any("THE RESULT" in text for text in texts), f"{role} never heard how the game ended"

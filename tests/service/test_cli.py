@@ -25,6 +25,7 @@ def cli_app(tmp_path, monkeypatch):
         return shared
 
     monkeypatch.setattr(cli._State, "factory", factory)
+    monkeypatch.setattr(cli._State, "registry", shared.registry)
     return shared
 
 

@@ -54,6 +54,9 @@ BAD_INPUTS: dict[str, list[list[str]]] = {
         ["verify", "{tmp}/list.json"],
         ["verify", "{tmp}/other.json"],
         ["verify", "{tmp}/mangled.json"],
+        ["verify", "{tmp}/plain.mbox"],  # a mailbox with no game-over mail
+        ["verify", "{tmp}/maildir"],  # an empty Maildir
+        ["verify", "{tmp}/plain.mbox", "--archive", "{tmp}/list.json"],
     ],
     "archive": [
         ["archive", "nope-0001", "--out", "{tmp}/out"],
@@ -124,8 +127,11 @@ def bad_files(cli_app, tmp_path):  # noqa: F811  (cli_app is the fixture importe
     (tmp_path / "broken.json").write_text('{"format": ')
     (tmp_path / "list.json").write_text("[1, 2, 3]")
     (tmp_path / "other.json").write_text(json.dumps({"name": "a package.json, perhaps"}))
-    (tmp_path / "mangled.json").write_text(json.dumps({"format": "moderator-archive/1", "seed": "00" * 32,
+    (tmp_path / "mangled.json").write_text(json.dumps({"format": "moderator-archive/2", "seed": "00" * 32,
                                                        "game": "duel-0001", "commitment": 7, "draws": "none"}))
+    (tmp_path / "plain.mbox").write_bytes(b"From x@y.test Thu Jan  1 00:00:00 2026\nSubject: hello\n\nhi\n")
+    for folder in ("cur", "new", "tmp"):
+        (tmp_path / "maildir" / folder).mkdir(parents=True)
     return {"tmp": str(tmp_path), "forming": forming, "running": running}
 
 
