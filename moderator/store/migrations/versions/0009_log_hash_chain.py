@@ -8,7 +8,7 @@ rewritten in the canonical form the hash is taken over (the same JSON, keys sort
 construction is written out here, not imported, so this migration keeps meaning what it meant.
 
 Revision ID: 0009
-Revises: 0007
+Revises: 0008
 Create Date: 2026-12-02
 """
 from __future__ import annotations
@@ -22,7 +22,7 @@ from alembic import op
 from sqlmodel.sql.sqltypes import AutoString
 
 revision = '0009'
-down_revision = '0007'
+down_revision = '0008'
 branch_labels = None
 depends_on = None
 

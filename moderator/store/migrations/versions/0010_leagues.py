@@ -1,7 +1,7 @@
 """league tables: leagues, members, rounds, pairings, reserve offers, ratings, reliability (issue 15)
 
 Revision ID: 0010
-Revises: 0007
+Revises: 0009
 Create Date: 2026-12-02
 """
 import sqlalchemy as sa
@@ -9,7 +9,7 @@ from alembic import op
 from sqlmodel.sql.sqltypes import AutoString, UTCDateTime
 
 revision = '0010'
-down_revision = '0007'
+down_revision = '0009'
 branch_labels = None
 depends_on = None
 
