@@ -148,7 +148,7 @@ class Replayer:
             by_role = {join["role"]: join["contribution"] for join in joins}
             # The key was derived from the contributions the game started with, which the setup entry
             # records (with entropy=commit-reveal they are the reveals, not the empty ones of the joins).
-            started = next((json.loads(e.payload_json) for e in entries if e.kind == "setup"), {})
+            started: dict[str, Any] = next((json.loads(e.payload_json) for e in entries if e.kind == "setup"), {})
             contributions = started.get("contributions") or [by_role.get(role, "") for role in table.player_roles]
             record = RngRecord(game_id, bytes.fromhex(table.game.seed_hex), contributions)
             game = GameReplay(table.engine, table.game.scenario, json.loads(table.game.options_json), record.rng())
