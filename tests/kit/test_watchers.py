@@ -27,7 +27,11 @@ ORDER_TEXT = ("WHAT WE NEED FROM YOU", "What we need from you", "HOW TO ANSWER",
               "SECRET", "JOIN ", "Reply to this mail", "ROLE ", "You may send orders")
 
 
-@pytest.fixture(scope="module", params=PRODUCT, ids=game_id)
+# The games whose hidden state `hide_otherwise` knows how to change (Stalingrad's is not written yet).
+WATCHED = [engine for engine in PRODUCT if engine.info.id in ("vmt", "narva")]
+
+
+@pytest.fixture(scope="module", params=WATCHED, ids=game_id)
 def watched(request, tmp_path_factory) -> tuple[Any, str]:
     """The game's golden script played with a referee and an observer (fixed dice)."""
     engine = request.param
