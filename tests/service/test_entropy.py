@@ -18,13 +18,13 @@ import pytest
 from moderator.core.commitments import entropy_commitment
 from moderator.core.contract import OptionError
 from moderator.mail.hygiene import read_letter
-from moderator.registry import product_registry
+from moderator.registry import Registry, product_registry
 from moderator.service.archive import export_archive
 from moderator.service.entropy import written_entropy
 from moderator.service.replay import replay_game
 from moderator.service.table import load_table
 from moderator.service.verify import verify_archive as verify_whole
-from tests.conftest import Seated, flat, outbox_rows, text_of
+from tests.conftest import Seated, duel_engine, flat, outbox_rows, text_of
 from tests.mailmaker import player_mail
 from tests.service.test_store_and_replay import play_random_game
 
@@ -34,7 +34,7 @@ JOIN_BODY = "JOIN {token}\nNAME  Ann   Example\nTZ Europe/Madrid\n\nSee you on t
 
 def verify_archive(archive):
     """The problems the whole verify (service/verify.py: replay, chain, commitments) finds."""
-    return verify_whole(archive, product_registry()).problems
+    return verify_whole(archive, Registry([duel_engine, *product_registry()])).problems
 
 
 def contribution_of(app, game_id: str, role: str) -> str:
