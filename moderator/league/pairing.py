@@ -107,8 +107,10 @@ def swiss_round(entrants: Sequence[Entrant], played: Sequence[Played]) -> list[P
             enumerate(sorted(entrants, key=lambda e: (-seen[e.member_id].points, e.seed)))}
     # Near scores first (a sparse graph matches much faster); every pair only if that leaves someone out.
     lowest = min((seen[m].points for m in ids if not seen[m].had_bye), default=0.0)
-    for window in (_NEAR, None):
-        graph = _graph(ids, seen, rank, window)
+    # Sides are a hard limit (nobody three games more on one side) until only a softer try can pair
+    # everyone; the windowed try must also give the bye to a lowest score, else the wider one decides.
+    for window, strict_sides in ((_NEAR, True), (None, True), (None, False)):
+        graph = _graph(ids, seen, rank, window, strict_sides)
         matching = nx.max_weight_matching(graph, maxcardinality=True)
         bye_to = [a if b == BYE else b for a, b in matching if BYE in (a, b)]
         if 2 * len(matching) == graph.number_of_nodes() and all(seen[m].points == lowest for m in bye_to):
@@ -126,14 +128,18 @@ _BASE = 1_000_000
 _NEAR = 12
 
 
-def _graph(ids: Sequence[int], seen: dict[int, History], rank: dict[int, int], window: int | None) -> nx.Graph:
-    """The pairs allowed this round (no rematch; with a `window`, only near scores and ranks), and the bye."""
+def _graph(ids: Sequence[int], seen: dict[int, History], rank: dict[int, int], window: int | None,
+           strict_sides: bool = True) -> nx.Graph:
+    """The pairs allowed this round (no rematch; with a `window`, only near scores and ranks; with
+    `strict_sides`, no pair that would leave one of them three games more on one side), and the bye."""
     graph = nx.Graph()
     graph.add_nodes_from(ids)
     for index, a in enumerate(ids):
         for b in ids[index + 1:]:
             if b in seen[a].met or (window is not None and (abs(seen[a].points - seen[b].points) > 1.0
                                                             or abs(rank[a] - rank[b]) > window)):
+                continue
+            if strict_sides and _too_uneven(seen[a], seen[b]):
                 continue
             graph.add_edge(a, b, weight=_pair_weight(seen[a], seen[b], rank[a], rank[b]))
     if len(ids) % 2:
@@ -144,6 +150,11 @@ def _graph(ids: Sequence[int], seen: dict[int, History], rank: dict[int, int], w
                 graph.add_edge(member_id, BYE, weight=_BASE - int(seen[member_id].points * 2) * 100 * _BASE
                                + rank[member_id])
     return graph
+
+
+def _too_uneven(a: History, b: History) -> bool:
+    """Both already two games more on the same side: whoever takes it again would be three over."""
+    return a.side_wish * b.side_wish > 0 and min(abs(a.side_wish), abs(b.side_wish)) >= 2
 
 
 def _pair_weight(a: History, b: History, rank_a: int, rank_b: int) -> int:
