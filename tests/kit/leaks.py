@@ -26,16 +26,11 @@ def mentioned(text: str, name: str) -> bool:
     return re.search(r"(?<![\w/#])" + re.escape(name) + r"(?![\w/])", text) is not None
 
 
-def without_examples(engine: Engine[Any], text: str) -> str:
-    """The report with its spaces made single and the game's order examples taken out.  The examples
-    (HELP, and the "change:" line of each standing order in force) are the same text for every role
-    whatever anyone holds, so they tell nothing even where they name a real piece (VMT's HITS 50/121
-    24/32, the Duel's COUNTER C11); the rest of the report is still searched for every name."""
-    flat = " ".join(text.split())
-    for spec in engine.grammar.specs:
-        for example in spec.examples:
-            flat = flat.replace(" ".join(example.split()), "<example>")
-    return flat
+def flattened(text: str) -> str:
+    """The report with its spaces made single, so that a name wrapped over two lines is still found.
+    (Reports print no order examples: the "change:" line of a standing order shows its form, see
+    service/standing.py, so every name in the report is searched.)"""
+    return " ".join(text.split())
 
 
 class LeakChecker:
@@ -66,8 +61,8 @@ class LeakChecker:
         payload = {"role": viewer, "observer": viewer == OBSERVER, "address": "x@y", "seq": 1,
                    "message_id": "<m@x>", "date": "2026-01-01T00:00:00+00:00", "subject": "s", "heading": "h",
                    "commitment": "c" * 64}
-        text = without_examples(self.engine, report_text(self.engine, self.app.environment, self.app.addressing,
-                                                         "kit-test", state, visible, payload))
+        text = flattened(report_text(self.engine, self.app.environment, self.app.addressing,
+                                   "kit-test", state, visible, payload))
         self.reports += 1
         over = self.engine.outcome(state) is not None
         reveals = self.settings.reveals
