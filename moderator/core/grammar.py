@@ -301,7 +301,8 @@ class _Matcher:
         if end != len(self.tokens):
             # An optional group that failed further in explains better ("no area 'A8'") than
             # "unexpected 'TO A8'".
-            deeper = [f for f in self.deep if f.position > end]
+            # So does a name misspelt in a list ("no block '5O/122'; did you mean '50/122'?").
+            deeper = [f for f in self.deep if f.position > end or (f.position == end and f.error.suggestions)]
             if deeper:
                 raise max(deeper, key=lambda f: f.position)
             raise _Fail(end, ParseError(f"unexpected '{' '.join(self.tokens[end:])}'"))
@@ -361,7 +362,10 @@ class _Matcher:
                 args.update(trial)
                 return result
             except _Fail as fail:
-                if last_error is None or fail.position >= last_error.position:
+                # At the same word, a misspelt name with a near match explains better than the keyword
+                # the rest of the form expected there ("no block '50/12x'; did you mean '50/121'?").
+                if last_error is None or fail.position > last_error.position or (
+                        fail.position == last_error.position and not last_error.error.suggestions):
                     last_error = fail
         assert last_error is not None
         raise last_error
@@ -380,6 +384,8 @@ class _Matcher:
                 values.append(str(_value(element, self.tokens[end], end, self.lexicon)))
             except _Fail as fail:
                 last_error = fail
+                if values:
+                    self.deep.append(fail)  # the list may end here; if nothing else fits, this says why
                 break
             end += 1
         if not values:

@@ -19,7 +19,7 @@ The runner is pure: it takes state, plans and an Rng and returns the new state w
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -85,9 +85,13 @@ class Runner:
 
     # ------------------------------------------------------------------ public
 
-    def advance(self, state: object, plans: dict[str, Plan], rng: Rng,
-                max_steps: int = 100_000) -> Advance:
-        """Answer every decision the plans can answer; return the state and what waits."""
+    def advance(self, state: object, plans: dict[str, Plan], rng: Rng, max_steps: int = 100_000,
+                may_answer: Callable[[Decision], bool] | None = None) -> Advance:
+        """Answer every decision the plans can answer; return the state and what waits.
+
+        With `may_answer`, only the decisions it accepts are answered; the others wait (a dry run
+        stops at the first question that is not its sender's, so no one else's plan is consulted).
+        """
         result = Advance(state)
         blocked: set[str] = set()  # decisions that must be asked this round
         for _ in range(max_steps):
@@ -98,7 +102,7 @@ class Runner:
             self._expire(result, plans)
             progressed = False
             for decision in decisions:
-                if decision.key in blocked:
+                if decision.key in blocked or (may_answer is not None and not may_answer(decision)):
                     continue
                 plan = plans.setdefault(decision.role, Plan())
                 if self._try_answer(decision, plan, rng, result, blocked):
