@@ -26,6 +26,8 @@ from typing import Any
 from moderator.core.errors import ParseError
 
 Value = str | int | tuple[str, ...] | None
+#: A name type with no more names than this (a hand of cards) is listed whole when a name is not found.
+SMALL_TABLE = 12
 
 
 @dataclass(frozen=True)
@@ -170,6 +172,9 @@ class Lexicon:
         if len(prefixed) > 1:
             raise ParseError(f"'{token}' could be any of {', '.join(sorted(prefixed))}",
                              tuple(sorted(prefixed))[:3])
+        if not near and 0 < len(table) <= SMALL_TABLE:
+            # Nothing close, but few names to choose from (a hand of cards): name them all.
+            raise ParseError(f"no {type_} '{token}' (yours: {', '.join(table)})")
         raise ParseError(f"no {type_} '{token}'", tuple(dict.fromkeys(near)))
 
 

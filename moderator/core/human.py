@@ -7,11 +7,12 @@ mistyped order is how a player loses a move.  A line looks like an order when
 
 * it starts with an order keyword (or a word of the script language: STOP, STANDING, ASK, ON, IF),
   or with a number or a name the player's orders use (a unit, an area, a card);
-* or it starts with an abbreviation of a keyword or a near miss of one (one typing slip: a letter
-  wrong, missing, doubled or two swapped; two in a long word) *and* something else in it reads
-  like an order (a number, a name, a keyword), or it is that one word alone.  ("Hi Ref," starts
-  with an abbreviation of HITS, but nothing else in it is an order; "Retrat to C03" is a near miss
-  with an area in it, and blocks.)
+* or it starts with an abbreviation of a keyword (three letters or more; two only when an order
+  word follows: "Hi Ref," begins like HITS but is a greeting);
+* or it starts with a near miss of a keyword (one typing slip: a letter wrong, missing, doubled or
+  two swapped; two in a long word): "ATACK now", "Retrat to C03".  A slip on the first letter is
+  rarer than a word that happens to be close ("Best regards" is one letter from REST), so then
+  something else in the line must read like an order (a number, a name, a keyword).
 
 YES and NO alone answer the yes/no question asked now (see `yes_no_answers`).
 """
@@ -107,13 +108,28 @@ def looks_like_order(text: str, words: OrderWords) -> bool:
         return ":" in text or " THEN " in f" {text.upper()} " or any(words.reads_as_order(t) for t in rest)
     if first in words.keywords or any(c.isdigit() for c in first) or words.is_name(tokens[0]):
         return True
-    if not (is_abbreviation(first, words.keywords) or near_miss(first, words.keywords)):
-        return False
-    if not rest:  # one word alone: "Retreet" is an order gone wrong, "Hi" and "Best," are not
-        return len(first) >= 3 and tokens[0][-1] not in _PROSE_MARKS
-    if len(first) <= 2:  # "HI 50/121" is HITS cut short; "Hi Ref, back on 12 May" is a greeting
-        return words.reads_as_order(rest[0])
-    return any(words.reads_as_order(t) for t in rest)
+    if is_abbreviation(first, words.keywords):
+        if len(first) >= 3:
+            return True
+        # "HI 50/121" is HITS cut short; "Hi", "Hi Ref," and "Hi Ref, back on 12 May" are greetings.
+        return bool(rest) and words.reads_as_order(rest[0])
+    if near_miss(first, [k for k in words.keywords if k[0] == first[0]]):
+        return True  # a slip in the middle of a keyword: "ATACK now", "Retrat to C03"
+    if near_miss(first, words.keywords):
+        # A slip on the first letter is rarer than a word that happens to be close: "Best regards"
+        # is one letter from REST.  Such a line is an order only if the rest of it reads as one.
+        return any(words.reads_as_order(t) for t in rest)
+    return False
+
+
+def kinds_of_line(text: str, grammar: Grammar) -> set[str]:
+    """The decision kinds an order line's first word (a keyword or an abbreviation of one) may answer."""
+    tokens = tokenize(text)
+    first = plain_word(tokens[0]) if tokens else ""
+    exact = {spec.kind for spec in grammar.specs if spec.first_keyword == first}
+    if exact or len(first) < 2:
+        return exact
+    return {spec.kind for spec in grammar.specs if (spec.first_keyword or "").startswith(first)}
 
 
 # ---------------------------------------------------------------- YES and NO

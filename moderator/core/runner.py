@@ -19,6 +19,7 @@ The runner is pure: it takes state, plans and an Rng and returns the new state w
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -196,7 +197,8 @@ class Runner:
                 new_state, events = self.engine.apply(state, decision.role, order, rng)
             except IllegalOrder as error:
                 rng.take_draws()
-                return self._held(decision, plan, result, line, error.explain(), blocked)
+                return self._held(decision, plan, result, line, error.explain() + closest_answer(error, line.text,
+                                                                                              decision), blocked)
             plan.script.pop(0)
             self._record(result, new_state, decision, order, "script", events, rng, line.line_no)
             return True
@@ -289,6 +291,14 @@ class Runner:
         held = tuple(s.render() for s in plan.script if s is not line)
         plan.script.clear()
         result.holds.append(Hold(decision.role, line.line_no, line.render(), reason, held))
+
+
+def closest_answer(error: OrderError, text: str, decision: Decision) -> str:
+    """`; the closest legal answer now: 'X'` when the error names no alternative and the question lists its answers."""
+    if error.suggestions or not decision.options:
+        return ""
+    near = difflib.get_close_matches(text, [o.split("  (")[0] for o in decision.options], n=1, cutoff=0.0)
+    return f"; the closest legal answer now: '{near[0]}'" if near else ""
 
 
 def merge_standing(plan: Plan, new: Sequence[Standing], clear_kinds: Sequence[str | None]) -> Plan:

@@ -3,8 +3,10 @@ secret: the player's commands (listed in mail/commands.py), then the orders (DES
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -13,7 +15,7 @@ from sqlmodel import Session
 
 from moderator.clock import Clock
 from moderator.core.errors import ParseError
-from moderator.core.human import NO, YES, YesNo, plain_word, yes_no_answers
+from moderator.core.human import NO, YES, YesNo, kinds_of_line, plain_word, yes_no_answers
 from moderator.core.plans import ParsedBody, Plan, ScriptLine, parse_body
 from moderator.core.runner import Runner
 from moderator.mail.compose import make_message_id
@@ -21,7 +23,7 @@ from moderator.mail.envelope import Envelope
 from moderator.mail.hygiene import Letter
 from moderator.service.absences import record_absence
 from moderator.service.filing import Filing, dry_run_rng, file_orders, standing_only
-from moderator.service.options import options_text
+from moderator.service.options import every_answer, options_text
 from moderator.service.receipt_lines import Fate, mark, mark_all, script_fates, settle_lines, summary
 from moderator.service.replies import Outcome, Replies, receipt_of
 from moderator.service.reports import Addressing, help_text
@@ -147,6 +149,11 @@ class SeatDesk:
                                   f"{', '.join(bad)} could not be read. Fix {'them' if len(bad) > 1 else 'it'} "
                                   f"and send the whole message again.")
             return self.replies.seat_receipt(session, table, seat, receipt, "receipt")
+        if body.lines and all(line.ignored for line in body.lines) and not envelope.commands:
+            receipt["verdict"] = ("Your message held no orders: every line of it reads as a note to the referee (a "
+                                  "greeting, a sign-off), so nothing was done. Write one order per line (HELP lists "
+                                  "them, with examples); a line that begins with an order word is read as an order.")
+            return self.replies.seat_receipt(session, table, seat, receipt, "receipt")
         if envelope.has("NOTIFY"):
             note = set_notify(seat, envelope.argument("NOTIFY") or "")
             receipt["notes"].append(note)
@@ -230,7 +237,27 @@ def read_orders(table: Table, seat: Seat, envelope: Envelope) -> ParsedBody:
     kinds = sorted({spec.kind for spec in engine.grammar.specs})
     yes_no = yes_no_now(table, seat) if any(plain_word(text) in (YES, NO) and len(text.split()) == 1
                                             for _, text in envelope.order_lines) else None
-    return parse_body(envelope.order_lines, engine.grammar, engine.lexicon(table.state, seat.role), kinds, yes_no)
+    body = parse_body(envelope.order_lines, engine.grammar, engine.lexicon(table.state, seat.role), kinds, yes_no)
+    return with_closest_answers(table, seat, body) if body.has_errors else body
+
+
+def with_closest_answers(table: Table, seat: Seat, body: ParsedBody) -> ParsedBody:
+    """A line that cannot be read and is meant for a question asked now is told that question's
+    closest legal answer (the grammar has already named the closest names)."""
+    engine = table.engine
+    asked = [d for d in engine.pending(table.state) if d.role == seat.role]
+    lines = []
+    for line in body.lines:
+        kinds = kinds_of_line(line.source, engine.grammar) if not line.ok else set()
+        decision = next((d for d in asked if d.kind in kinds), None)
+        if decision is not None:
+            answers = every_answer(engine, table.state, decision)
+            near = difflib.get_close_matches(line.source.strip().upper(), answers, n=1, cutoff=0.0)
+            if near:
+                line = replace(line, error=f"{line.error}; the closest answer to what you are asked now: '{near[0]}'")
+        lines.append(line)
+    body.lines = lines
+    return body
 
 
 def yes_no_now(table: Table, seat: Seat) -> YesNo:

@@ -38,6 +38,7 @@ import asyncio
 import base64
 import email
 import email.policy
+import json
 import random
 import re
 import ssl
@@ -185,6 +186,18 @@ def last_outbox_id(app) -> int:
     return rows[-1].id if rows else 0
 
 
+def held_receipt_text(app, game_id: str) -> str:
+    """North's receipts that wait for north's next report, as that report will show them."""
+    from moderator.render.texts import render
+
+    with app.db.session() as session:
+        seat = load_table(session, app.registry, game_id).seats["north"]
+        receipts = [item["receipt"] for item in json.loads(seat.held_receipts_json or "[]")]
+    assert receipts, "north has no receipt waiting for its next report"
+    return flat(render(app.environment, "mail/notice.txt.j2", heading="held", paragraphs=[], receipts=receipts,
+                       envelope=[], orders_address=""))
+
+
 # ------------------------------------------------------------------ the cases
 
 
@@ -207,6 +220,7 @@ def test_every_message_has_an_expectation():
         assert spec["quarantine"] == (spec["status"] == "quarantined"), name
         assert spec.get("kept_as", "done") in KEPT, name
         assert not spec.get("new_message_id") or spec.get("deliveries", 1) > 1, name
+        assert not spec.get("held_contains") or spec["status"] == "applied", name
 
 
 @pytest.mark.parametrize("name, spec", list(cases()))
@@ -274,6 +288,11 @@ def check_message(stack: MailStack, seated: Seated, values: dict[str, str], name
         text = flat(" ".join(m.get_body(("plain",)).get_content() for m in replies[spec["reply_to"]]))
         for wanted in spec.get("reply_contains", []):
             assert flat(substitute(wanted.encode(), values).decode()) in text, wanted
+    # ---- a quiet receipt waits for the seat's next report: what it will say
+    if spec.get("held_contains"):
+        held = held_receipt_text(app, seated.game_id)
+        for wanted in spec["held_contains"]:
+            assert flat(substitute(wanted.encode(), values).decode()) in held, wanted
     # ---- where the moderator filed it
     assert count(stack, "moderator") == 0
     assert count(stack, "moderator", "Quarantine") == (1 if spec["quarantine"] else 0)
