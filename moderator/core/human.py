@@ -159,21 +159,25 @@ def is_declining(text: str) -> bool:
 def yes_no_answers(questions: Sequence[tuple[str, Sequence[str]]]) -> YesNo:
     """YES and NO for the questions asked of a seat now, each given as (prompt, its legal answers).
 
-    NO is the declining answer of the one question that has one; YES the one other answer of a
-    question with exactly one (a question with several leaves YES to be written out).
+    A yes/no question is one with a declining answer (`COVER NONE`, `COASTAL NONE`) or with a single
+    answer (`READY`).  NO is its declining answer; YES its one other answer (a question with several
+    leaves YES to be written out, and says which).  With several yes/no questions open, each answer
+    must be written out.
     """
-    declining = [(prompt, answers) for prompt, answers in questions if any(is_declining(a) for a in answers)]
-    if not declining:
+    yes_no = [(prompt, list(answers)) for prompt, answers in questions
+              if len(answers) == 1 or any(is_declining(a) for a in answers)]
+    if not yes_no:
         return YesNo()
-    if len(declining) > 1:
-        asked = "; ".join(prompt for prompt, _ in declining)
+    if len(yes_no) > 1:
+        asked = "; ".join(prompt for prompt, _ in yes_no)
         problem = f"several yes/no questions are asked of you now ({asked}): write each answer as an order"
         return YesNo(yes_problem=problem, no_problem=problem)
-    prompt, answers = declining[0]
-    no = next(a for a in answers if is_declining(a))
+    prompt, answers = yes_no[0]
+    no = next((a for a in answers if is_declining(a)), None)
     others = [a for a in answers if not is_declining(a)]
+    no_problem = f"NO is not an answer to what you are asked ({prompt}): write the order instead"
     if len(others) == 1:
-        return YesNo(others[0], no)
+        return YesNo(others[0], no, no_problem=no_problem)
     if not others:
         return YesNo(None, no, yes_problem=f"YES is not open now ({prompt}): the only answer is {no}")
     listed = " or ".join(others[:6]) + (f" (and {len(others) - 6} more)" if len(others) > 6 else "")

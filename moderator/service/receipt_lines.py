@@ -83,7 +83,7 @@ def settle_lines(receipt: dict[str, Any], positions: dict[int, int], fates: Sequ
     script; keyed orders by whether a question used them; standing orders are filed)."""
     labels = CHECK_LABELS if check else LABELS
     for line in receipt.get("lines", []):
-        if line.get("status") in ("ignored", "refused"):
+        if line.get("status") in ("ignored", "refused", "not applied"):
             continue
         number = line["line_no"]
         if number in positions and positions[number] < len(fates):
