@@ -9,8 +9,8 @@ For every message:
    reports) is marked sent without sending, so every mail a player receives during the case was
    caused by the corpus message.  `setup: north_open` leaves north unjoined (for JOIN cases).
 2. The runtime values are substituted for the placeholders of the .eml bytes: {GAME},
-   {SECRET_NORTH}, {SECRET_SOUTH}, {TOKEN_NORTH}, {PHASE} and {CARD_NORTH} (a card in north's
-   hand).  They are ASCII, so they are replaced in the raw bytes; quoted-printable leaves braces
+   {SECRET_NORTH}, {SECRET_SOUTH}, {TOKEN_NORTH}, {PHASE}, {CARD_NORTH} (a card in north's
+   hand) and, after `setup: north_moved` (round 1 played), {OLD_REPORT_NORTH} and {OLD_PHASE_NORTH}.  They are ASCII, so they are replaced in the raw bytes; quoted-printable leaves braces
    and letters alone, so a QP body carries its placeholders literally.  A base64 part cannot, so
    the .eml holds the base64 of text *with* placeholders, and the test decodes that part,
    substitutes, and re-encodes it in place with the same line length.  {BASE64_PAYLOAD_15MB} is
@@ -86,6 +86,10 @@ def seat_game(stack: MailStack, tmp_path: Path, setup: str | None) -> tuple[Seat
                                           to=stack.address("moderator")))
         assert outcome.status == "joined", outcome.reason
         secrets[role] = re.search(r"Your secret is ([A-Z0-9]{4}-[A-Z0-9]{4})", text_of(outcome.replies[0].raw)).group(1)
+    old_report = ""
+    if setup == "north_moved":  # north has an older report once round 1 is over
+        old_report = _first_report(app, addresses["north"])
+        _play_round_1(app, created.game_id, addresses, secrets, stack)
     with app.db.session() as session:
         for row in session.exec(select(Outbox)):  # the setup's mail is not part of the case
             row.status = "sent"
@@ -95,8 +99,25 @@ def seat_game(stack: MailStack, tmp_path: Path, setup: str | None) -> tuple[Seat
         hand = (table.state or {}).get("hands", {}).get("north", []) if table.game.status == "running" else []
     values = {"GAME": created.game_id, "SECRET_NORTH": secrets.get("north", "NOTJ-OINED"),
               "SECRET_SOUTH": secrets["south"], "TOKEN_NORTH": created.invitations["north"],
-              "PHASE": phase or "NONE", "CARD_NORTH": hand[0] if hand else "C00"}
+              "PHASE": phase or "NONE", "CARD_NORTH": hand[0] if hand else "C00",
+              "OLD_REPORT_NORTH": old_report, "OLD_PHASE_NORTH": "R1-NORTH"}
     return Seated(app, created.game_id, secrets, addresses, created.referee_secret), values
+
+
+def _first_report(app, address: str) -> str:
+    with app.db.session() as session:
+        rows = session.exec(select(Outbox).where(Outbox.recipient == address, Outbox.kind == "report")).all()
+    return rows[0].message_id
+
+
+def _play_round_1(app, game_id: str, addresses: dict[str, str], secrets: dict[str, str], stack: MailStack) -> None:
+    """North attacks, both commit a card: round 2 begins and north is sent a newer report."""
+    with app.db.session() as session:
+        hands = load_table(session, app.registry, game_id).state["hands"]
+    for role, orders in (("north", f"ATTACK\nCOMMIT {hands['north'][0]}"), ("south", f"COMMIT {hands['south'][0]}")):
+        body = f"GAME {game_id}\nROLE {role}\nSECRET {secrets[role]}\n{orders}\n"
+        outcome = app.receive(player_mail(addresses[role], body, to=stack.address("moderator")))
+        assert outcome.status == "applied", outcome.reason
 
 
 # ------------------------------------------------------------------ placeholders
