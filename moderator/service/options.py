@@ -15,6 +15,8 @@ from moderator.core.contract import Decision, Engine
 
 #: Grouped option lines a report shows per question; OPTIONS shows them all.
 REPORT_LINES = 12
+#: An option line longer than this is split where it has alternatives (the report indents it by 7).
+LINE_CHARS = 62
 #: A label the engine writes after an option ("RETREAT TO C03  (1 loss)") keeps the option whole.
 _LABEL = "  ("
 
@@ -25,7 +27,24 @@ def group_options(options: Sequence[str]) -> list[str]:
     rows = [[option] if _LABEL in option else option.split() for option in dict.fromkeys(options)]
     for position in range(max((len(row) for row in rows), default=0) - 1, 0, -1):
         rows = _merge_at(rows, position)
-    return [" ".join(row) for row in rows]
+    return [line for row in rows for line in _fitted(row)]
+
+
+def _fitted(row: list[str], width: int = LINE_CHARS) -> list[str]:
+    """A grouped row as lines of at most `width` characters where it can be: a long run of
+    alternatives is split over several lines, each repeating the words around it (a phone's
+    screen, and a text wrapped at 72 columns, cannot break `A|B|C` where a reader would)."""
+    line = " ".join(row)
+    long = max(range(len(row)), key=lambda i: len(row[i]))
+    if len(line) <= width or "|" not in row[long]:
+        return [line]
+    room = max(width - (len(line) - len(row[long])), 12)
+    chunks: list[list[str]] = [[]]
+    for choice in row[long].split("|"):
+        if chunks[-1] and len("|".join([*chunks[-1], choice])) > room:
+            chunks.append([])
+        chunks[-1].append(choice)
+    return [" ".join([*row[:long], "|".join(chunk), *row[long + 1:]]) for chunk in chunks]
 
 
 def _merge_at(rows: list[list[str]], position: int) -> list[list[str]]:

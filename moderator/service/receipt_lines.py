@@ -114,12 +114,13 @@ def catch_up(receipts: Sequence[dict[str, Any]], answers: Sequence[dict[str, Any
 def _later_fate(number: int, canonical: str, answers: Sequence[dict[str, Any]],
                 holds: Sequence[dict[str, Any]]) -> Fate | None:
     """What a later run did with a queued line, from the logged answers and holds (None: still queued)."""
-    order = canonical.split(": ", 1)[-1]  # a guarded line's order
+    order = canonical.split(": ", 1)[-1]  # the order of a guarded (IF) or keyed (ON) line
     for hold in holds:
         if hold.get("line") == number and hold.get("text") in (canonical, "STOP"):
             return Fate("ran", "the script stopped here") if hold["text"] == "STOP" else \
                 Fate("held", str(hold.get("reason", "")))
-    if any(a.get("source") == "script" and a.get("line") == number and a.get("text") == order for a in answers):
+    if any(a.get("source") in ("script", "agenda") and a.get("line") == number and a.get("text") == order
+           for a in answers):
         return Fate("ran")
     stop = next((h for h in holds if canonical in h.get("held", [])), None)
     if stop is not None:

@@ -10,8 +10,9 @@ For every message:
    caused by the corpus message.  `setup: north_open` leaves north unjoined (for JOIN cases).
 2. The runtime values are substituted for the placeholders of the .eml bytes: {GAME},
    {SECRET_NORTH}, {SECRET_SOUTH}, {TOKEN_NORTH}, {PHASE}, {CARD_NORTH} (a card in north's
-   hand) and, after `setup: north_moved` (round 1 played), {OLD_REPORT_NORTH} and {OLD_PHASE_NORTH}.  They are ASCII, so they are replaced in the raw bytes; quoted-printable leaves braces
-   and letters alone, so a QP body carries its placeholders literally.  A base64 part cannot, so
+   hand) and, after `setup: north_moved` (round 1 played), {OLD_REPORT_NORTH} and
+   {OLD_PHASE_NORTH}.  They are ASCII, so they are replaced in the raw bytes; quoted-printable
+   leaves braces and letters alone, so a QP body carries its placeholders literally.  A base64 part cannot, so
    the .eml holds the base64 of text *with* placeholders, and the test decodes that part,
    substitutes, and re-encodes it in place with the same line length.  {BASE64_PAYLOAD_15MB} is
    replaced by 15 MB of generated JPEG-like bytes in base64 (not committed).
