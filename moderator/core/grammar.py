@@ -306,10 +306,11 @@ class _Matcher:
         if end != len(self.tokens):
             # An optional group that failed further in explains better ("no area 'A8'") than
             # "unexpected 'TO A8'".
-            # So does a name misspelt in a list ("no block '5O/122'; did you mean '50/122'?").
-            deeper = [f for f in self.deep if f.position > end or (f.position == end and f.error.suggestions)]
+            # So does what was expected at the first word left over ("expected 'WITH' but found 'WIHT'"),
+            # or a name misspelt in a list there ("no block '5O/122'; did you mean '50/122'?").
+            deeper = [f for f in self.deep if f.position >= end]
             if deeper:
-                raise max(deeper, key=lambda f: f.position)
+                raise max(deeper, key=lambda f: (f.position, bool(f.error.suggestions)))
             raise _Fail(end, ParseError(f"unexpected '{' '.join(self.tokens[end:])}'"))
         return args
 
