@@ -20,8 +20,11 @@ from moderator.core.errors import OrderError
 from moderator.core.rng import Rng, RngRecord
 from tests.kit.games import EVERY, active_choice, game_id
 
-#: Random games played per game option set (more only if an example is still not found).
-SEEDS = range(4)
+#: The random games played, first with the default rules (each other rule option is then played with
+#: the first seed, then the next seed ...), until every example is found.  Narva's fourth game is a long
+#: one, in which its commonest examples are legal.
+SEEDS = {"narva": (4, 5, 0)}
+DEFAULT_SEEDS = (0, 1, 2, 3)
 #: Answers per random game at most (the examples of a game are usually all found well before).
 STEPS = 4000
 #: A name an example uses in place of a secret one (Skirmish's unit names are secrets, §3.1: its
@@ -124,7 +127,7 @@ def test_every_help_example_parses_and_is_legal_in_some_position(engine):
     prover = Prover(engine)
     for tour in tours(engine):
         tour(prover)
-    for seed in SEEDS:
+    for seed in SEEDS.get(engine.info.id, DEFAULT_SEEDS):
         for options in option_sets(engine):
             if not prover.done:
                 prover.play(seed, options)

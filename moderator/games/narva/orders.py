@@ -48,7 +48,7 @@ SPECS = [
     OrderSpec("loss", "auto", "LOSS AUTO", "The moderator allocates: strongest first, then flip before eliminating."),
     OrderSpec("retreat", "via", "RETREAT [<units:unit...>] VIA <path:hex...>",
               "Retreat along these hexes (all units, or the named ones; the rest are asked again). Must be among "
-              "the best paths under 9.5.", ("RETREAT VIA 2534",)),
+              "the best paths under 9.5.", ("RETREAT VIA 3025",)),
     OrderSpec("retreat", "auto", "RETREAT AUTO", "The moderator picks the best retreat (9.5, then toward supply)."),
     OrderSpec("advance", "units", "ADVANCE <units:unit...> [TO <hex:hex>]",
               "Advance into the vacated hex; mechanized units may continue TO an adjacent hex (9.6.3).",

@@ -26,7 +26,7 @@ SPECS = [
     # -- initial bombardment, step a)
     OrderSpec("discard", "cards", "DISCARD <cards:card...>",
               "Initial Bombardment a): discard these cards (not Air Strike, Heavy or Superheavy Artillery).",
-              ("DISCARD REDEPLOYMENT GOLIATH",)),
+              ("DISCARD REDEPLOYMENT",)),
     OrderSpec("discard", "none", "DISCARD NONE", "Initial Bombardment a): discard nothing."),
     # -- the action phase: play a card, pass, or end
     OrderSpec("card", "assault_group", "ASSAULT GROUP <area:area> [TO <target:area>] [USING <using:COUNTERATTACK>]",
@@ -53,7 +53,7 @@ SPECS = [
     # -- activation
     OrderSpec("coordinate", "add", "COORDINATE <division:division> [USING <using:COUNTERATTACK>]",
               "Coordinated Assault: play another Assault to add a division stacked with the activated ones.",
-              ("COORDINATE 24",)),
+              ("COORDINATE 50 USING COUNTERATTACK",)),
     OrderSpec("coordinate", "none", "COORDINATE NONE", "No (further) coordinated division."),
     OrderSpec("assets", "place",
               "ASSETS [ARMOR <armor:asset> <armor_area:area>] [PIONEER <pioneer:asset> <pioneer_area:area>]",

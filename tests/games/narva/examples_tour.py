@@ -1,6 +1,7 @@
 """Positions of the rule tests where HELP's rarer Across the Narva examples are legal: an attack with
 air support, an attack conditional on its odds (fog of war off), step losses named by the player,
-advances after combat, a regrouping event and a replacement (tests/kit/test_help_examples.py)."""
+advances after combat, a regrouping event, a replacement and the prepared defences
+(tests/kit/test_help_examples.py)."""
 
 from __future__ import annotations
 
@@ -59,4 +60,13 @@ def replacement(check: Check) -> None:
     check(b.data)
 
 
-TOURS = (attacks, losses_named_by_the_player, advances, regroup_event, replacement)
+def prepared_defences(check: Check) -> None:
+    """11.3.5: at the end of a turn Germany raises a PD marker one box."""
+    b = board({}, turn=4)
+    b.data["pd"].update({"4SS": 3, "11SS": 2})
+    b.push(new_frame(b.data, "turn", stage="advance", ready=["german", "soviet"]))
+    settle(b)
+    check(b.data)
+
+
+TOURS = (attacks, losses_named_by_the_player, advances, regroup_event, replacement, prepared_defences)
