@@ -54,6 +54,9 @@ def receipt_title(receipt: dict[str, Any]) -> str:
         return "orders refused, nothing applied"
     if str(receipt.get("verdict", "")).startswith("CHECK"):
         return "CHECK: what your orders would do"
+    statuses = {line.get("status") for line in receipt.get("lines", [])} - {"ignored", None}
+    if statuses == {"not applied"}:
+        return "your orders were not applied"
     return "orders received"
 
 

@@ -73,7 +73,7 @@ def answered_report(session: Session, table: Table, seat: Seat, letter: Letter) 
 def phase_of_report(raw: bytes) -> str | None:
     """The PHASE of a report's "HOW TO ANSWER" envelope, from its text part."""
     message = email.message_from_bytes(raw, policy=default_policy)
-    body = message.get_body(("plain",))  # type: ignore[attr-defined]
+    body = message.get_body(("plain",))
     text = body.get_content() if body is not None else ""
     found = _PHASE_LINE.findall(text)
     return found[-1] if found else None
