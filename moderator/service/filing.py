@@ -4,6 +4,7 @@ queued script unless the player says otherwise; a script is never dropped withou
 saying so and how to get it back").
 
 * CONTINUE in the message: the queued script resumes where CONTINUE stands (as always).
+* A message with no script line (standing or keyed orders only) leaves the queued script alone.
 * SCRIPT CLEAR in the message: the queued script is dropped; the message's orders are the script.
 * Otherwise, when every script line of the message is used by a question open for the seat now
   (an answer to what the last report asked) and the queued script waits for a later question, the
@@ -87,6 +88,8 @@ def file_orders(engine: Engine[Any], state: Any, role: str, plan: Plan, body: Pa
         resumed = len(before) + len(queued)
         positions = {line.line_no: index for index, line in enumerate(before)}
         positions.update({line.line_no: resumed + index for index, line in enumerate(after)})
+    elif not mine and not clear:  # standing or keyed orders only: the script is not theirs to drop
+        script, positions = queued, {}
     else:
         answers = bool(queued) and not clear and bool(mine) \
             and used_now(engine, state, role, plan, mine) == len(mine) \
@@ -94,7 +97,7 @@ def file_orders(engine: Engine[Any], state: Any, role: str, plan: Plan, body: Pa
         kept = queued if answers else []
         script = mine + kept
         positions = {line.line_no: index for index, line in enumerate(mine)}
-    dropped = [] if continue_at is not None or kept else [line.render() for line in queued]
+    dropped = [] if continue_at is not None or kept or script is queued else [line.render() for line in queued]
     agenda = stamp_agenda(engine, state, body.agenda) if body.agenda_given else plan.agenda
     filed = merge_standing(Plan(script=script, standing=plan.standing, agenda=agenda), body.standing,
                            body.clear_kinds)

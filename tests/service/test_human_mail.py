@@ -146,6 +146,13 @@ def test_script_clear_drops_the_queued_script_even_for_an_answer(duel):
     assert plan(duel, "south").script == []
 
 
+def test_standing_orders_alone_leave_the_queued_script_alone(duel):
+    _, second = south_script_waits_for_its_turn(duel)
+    duel.send("south", "STANDING react: NONE\n")  # answers the reaction; the queued script goes on
+    assert duel.state()["round"] == 2 and duel.state()["commits"] == {"south": second}
+    assert all("dropped" not in text for text in mails_to(duel, "south"))
+
+
 def test_continue_still_resumes_the_queued_script_where_it_stands(duel):
     _, second = south_script_waits_for_its_turn(duel)
     duel.send("south", "NONE\nCONTINUE\n")
