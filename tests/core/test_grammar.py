@@ -88,10 +88,10 @@ def test_help_sections_group_by_kind():
 
 def test_a_misspelt_name_in_a_list_is_diagnosed_as_a_misspelt_name():
     """Issue 12: '5O/122' (a letter O) after a good block is a misspelt block, not 'unexpected'."""
-    with pytest.raises(ParseError) as listed:
+    with pytest.raises(ParseError, match="no block '5O/122'") as listed:
         GRAMMAR.parse("HITS 2 50/121 5O/122", lexicon())
     assert "no block '5O/122'" in listed.value.explain() and "'50/122'" in listed.value.explain()
-    with pytest.raises(ParseError) as moving:
+    with pytest.raises(ParseError, match="no block '5O/122'") as moving:
         GRAMMAR.parse("move 50/121 5O/122 a27 -> mekenzia", lexicon())
     assert "no block '5O/122'" in str(moving.value) and "50/122" in moving.value.suggestions
 

@@ -90,7 +90,7 @@ SPECS = [
               ("RETREAT TO A12", "RETREAT Perekop TO A12 AND 25/54 TO A06")),
     OrderSpec("keep", "auto", "KEEP AUTO", "After an over-stacked victory, keep the 3 strongest; the rest go home."),
     OrderSpec("keep", "list", "KEEP <blocks:block...>", "Keep these (at most 3) in the conquered area.",
-              ("KEEP 50/121 50/122 24/31",)),
+              ("KEEP 50/121 50/122 24/32",)),
     # -- reactions
     OrderSpec("counterattack", "group", "COUNTERATTACK GROUP <area:area> [TO <target:area>]",
               "React with a Counterattack card on the blocks of one area (TO: move them all into the target).",
