@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from moderator.core.rng import RngRecord  # noqa: E402
-from moderator.games.narva.engine import engine, scenario_named  # noqa: E402
-from tests.games.narva.test_playouts import active_choice  # noqa: E402
+from moderator.core.rng import RngRecord
+from moderator.games.narva.engine import engine, scenario_named
+from tests.games.narva.test_playouts import active_choice
 
 
 def play(seed: int) -> tuple[int, float, float, float, str]:

@@ -17,13 +17,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from PIL import Image  # noqa: E402
 
-from moderator.games.vmt import mapdraw  # noqa: E402
-from moderator.games.vmt.engine import engine  # noqa: E402
-from moderator.service.reports import compose_report  # noqa: E402
-from tests.conftest import make_app  # noqa: E402
-from tests.games.vmt.harness import Position  # noqa: E402
+from moderator.games.vmt import mapdraw
+from moderator.games.vmt.engine import engine
+from moderator.service.reports import compose_report
+from tests.conftest import make_app
+from tests.games.vmt.harness import Position
 
 
 def a_position() -> Position:

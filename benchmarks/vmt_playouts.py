@@ -14,8 +14,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from moderator.games.vmt.engine import engine, scenario_named  # noqa: E402
-from tests.playout import random_playout  # noqa: E402
+from moderator.games.vmt.engine import engine, scenario_named
+from tests.playout import random_playout
 
 
 def main() -> None:

@@ -65,9 +65,12 @@ class Bot:
     finished: bool = False
 
     def step(self, clock: Clock) -> int:
-        """Read new mail; answer what needs answering.  Returns the number of mails sent."""
+        """Read new mail; answer what needs answering: an invitation, and the newest report only (an
+        older report's questions have been asked again, or have passed: answering it would be stale).
+        Returns the number of mails sent."""
         ensure_maildir(self.mailbox)
         sent = 0
+        newest: ReportMail | None = None
         for path in sorted((self.mailbox / "new").iterdir()):
             message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
             path.rename(self.mailbox / "cur" / (path.name + ":2,S"))
@@ -83,17 +86,16 @@ class Bot:
                 continue
             if "THE RESULT" in text:
                 self.finished = True
-            envelope, decisions = read_report(text)
-            if not decisions or not envelope:
-                continue
-            if self.silence and self.rng.random() < self.silence:
-                continue
-            report = ReportMail(text, subject, message_id, envelope, decisions)
-            orders = self.brain.orders(report, self.rng)
+            if "THE SITUATION" in text:  # a report (a receipt or a notice asks nothing new)
+                envelope, decisions = read_report(text)
+                newest = ReportMail(text, subject, message_id, envelope, decisions)
+        if newest is not None and newest.decisions and newest.envelope \
+                and not (self.silence and self.rng.random() < self.silence):
+            orders = self.brain.orders(newest, self.rng)
             if orders:
-                quoted = "\n".join("> " + line for line in text.split("\n")[:12])
-                sent += self._send(clock, f"Re: {subject}", message_id,
-                                   "\n".join(envelope + [""] + orders) + "\n\n" + quoted + "\n")
+                quoted = "\n".join("> " + line for line in newest.text.split("\n")[:12])
+                sent += self._send(clock, f"Re: {newest.subject}", newest.message_id,
+                                   "\n".join(newest.envelope + [""] + orders) + "\n\n" + quoted + "\n")
         self.sent += sent
         return sent
 

@@ -64,28 +64,40 @@ def read_report(text: str) -> tuple[list[str], list[AskedDecision]]:
         if current is None:
             continue
         stripped = line.strip()
-        if stripped.startswith("Options:"):
+        if stripped.startswith("Options"):
             mode = "options"
-            buffer = [stripped[len("Options:"):].strip()]
+            buffer = []
         elif stripped.startswith("By "):
             if mode == "options":
-                current.options = _split_options(" ".join(buffer))
+                current.options = _expand_options(buffer)
             mode = "by"
             buffer = [stripped]
             current.default = stripped.split("if you do not answer:", 1)[-1].strip()
         elif mode == "prompt" and stripped:
             current.prompt += " " + stripped  # a question's text wraps over several lines
-        elif mode == "options" and stripped:
-            buffer.append(stripped)
+        elif mode == "options" and stripped and not stripped.startswith("..."):
+            if line.startswith(" " * 9) and buffer:  # a long option wrapped onto the next line
+                buffer[-1] += " " + stripped
+            else:
+                buffer.append(stripped)
         elif mode == "by" and stripped and not stripped.startswith("("):
             buffer.append(stripped)
             current.default = " ".join(buffer).split("if you do not answer:", 1)[-1].strip()
     return envelope, decisions
 
 
-def _split_options(text: str) -> list[str]:
-    text = re.sub(r"\s*\(and \d+ more\)\s*$", "", text)
-    return [part.strip() for part in text.split(" | ") if part.strip()]
+def _expand_options(lines: list[str]) -> list[str]:
+    """The options a report lists, one group per line: `COMMIT C00|C06` stands for two of them."""
+    options: list[str] = []
+    for line in lines:
+        if "  (" in line:  # an option with a label is listed whole
+            options.append(line)
+            continue
+        expanded = [""]
+        for word in line.split():
+            expanded = [f"{start} {choice}".strip() for start in expanded for choice in word.split("|")]
+        options += expanded
+    return options
 
 
 class Brain(Protocol):

@@ -26,6 +26,8 @@ from typing import Any
 from moderator.core.errors import ParseError
 
 Value = str | int | tuple[str, ...] | None
+#: A name type with no more names than this (a hand of cards) is listed whole when a name is not found.
+SMALL_TABLE = 12
 
 
 @dataclass(frozen=True)
@@ -170,6 +172,9 @@ class Lexicon:
         if len(prefixed) > 1:
             raise ParseError(f"'{token}' could be any of {', '.join(sorted(prefixed))}",
                              tuple(sorted(prefixed))[:3])
+        if not near and 0 < len(table) <= SMALL_TABLE:
+            # Nothing close, but few names to choose from (a hand of cards): name them all.
+            raise ParseError(f"no {type_} '{token}' (yours: {', '.join(table)})")
         raise ParseError(f"no {type_} '{token}'", tuple(dict.fromkeys(near)))
 
 
@@ -301,9 +306,11 @@ class _Matcher:
         if end != len(self.tokens):
             # An optional group that failed further in explains better ("no area 'A8'") than
             # "unexpected 'TO A8'".
-            deeper = [f for f in self.deep if f.position > end]
+            # So does what was expected at the first word left over ("expected 'WITH' but found 'WIHT'"),
+            # or a name misspelt in a list there ("no block '5O/122'; did you mean '50/122'?").
+            deeper = [f for f in self.deep if f.position >= end]
             if deeper:
-                raise max(deeper, key=lambda f: f.position)
+                raise max(deeper, key=lambda f: (f.position, bool(f.error.suggestions)))
             raise _Fail(end, ParseError(f"unexpected '{' '.join(self.tokens[end:])}'"))
         return args
 
@@ -361,7 +368,10 @@ class _Matcher:
                 args.update(trial)
                 return result
             except _Fail as fail:
-                if last_error is None or fail.position >= last_error.position:
+                # At the same word, a misspelt name with a near match explains better than the keyword
+                # the rest of the form expected there ("no block '50/12x'; did you mean '50/121'?").
+                if last_error is None or fail.position > last_error.position or (
+                        fail.position == last_error.position and not last_error.error.suggestions):
                     last_error = fail
         assert last_error is not None
         raise last_error
@@ -380,6 +390,8 @@ class _Matcher:
                 values.append(str(_value(element, self.tokens[end], end, self.lexicon)))
             except _Fail as fail:
                 last_error = fail
+                if values:
+                    self.deep.append(fail)  # the list may end here; if nothing else fits, this says why
                 break
             end += 1
         if not values:

@@ -27,6 +27,7 @@ from typing import Any
 
 from moderator.core.errors import ParseError
 from moderator.core.grammar import Grammar, Lexicon, tokenize
+from moderator.core.human import NO, YES, OrderWords, YesNo, looks_like_order, plain_word
 
 ASK = "ASK"
 
@@ -132,6 +133,7 @@ class LineResult:
     canonical: str | None = None
     error: str | None = None
     note: str | None = None
+    ignored: bool = False  # prose (a greeting, a sign-off): not an order, holds nothing back
 
     @property
     def ok(self) -> bool:
@@ -198,48 +200,77 @@ def _split_and(text: str) -> list[str]:
 
 
 def parse_body(lines: Sequence[tuple[int, str]], grammar: Grammar, lexicon: Lexicon,
-               standing_kinds: Sequence[str]) -> ParsedBody:
-    """Read every order line (never stopping at the first bad one) into a ParsedBody."""
+               standing_kinds: Sequence[str], yes_no: YesNo | None = None) -> ParsedBody:
+    """Read every order line (never stopping at the first bad one) into a ParsedBody.
+
+    Prose (core/human.py) is kept as an ignored line; YES and NO stand for the orders `yes_no` gives.
+    """
     body = ParsedBody()
     kinds = {k.upper(): k for k in standing_kinds}
+    words = OrderWords.of(grammar, lexicon, standing_kinds)
     for line_no, raw in lines:
-        text = raw.strip()
-        upper = text.upper()
-        try:
-            if upper == "STOP":
-                body.script.append(ScriptLine(line_no, "STOP"))
-                body.lines.append(LineResult(line_no, raw, "STOP"))
-            elif upper.startswith("STANDING ") or upper.startswith("ASK "):
-                body.lines.append(_parse_standing(line_no, raw, text, grammar, lexicon, kinds, body))
-            elif upper.startswith("ON "):
-                body.agenda_given = True
-                if upper.split() == ["ON", "CLEAR"]:
-                    body.lines.append(LineResult(line_no, raw, "ON CLEAR"))
-                    continue
-                condition, order_text = _split_guard(text)
-                guard = () if condition.upper() == "ANY" else parse_tests(condition, grammar)
-                order = grammar.parse(order_text, lexicon)
-                keyed = AgendaLine(line_no, order.kind, grammar.render(order), guard)
-                body.agenda.append(keyed)
-                body.lines.append(LineResult(line_no, raw, keyed.render()))
-            elif upper.startswith("IF "):
-                condition, order_text = _split_guard(text)
-                guard = parse_tests(condition, grammar)
-                if order_text.upper() == "STOP":
-                    canonical = "STOP"
-                else:
-                    canonical = grammar.render(grammar.parse(order_text, lexicon))
-                line = ScriptLine(line_no, canonical, guard)
-                body.script.append(line)
-                body.lines.append(LineResult(line_no, raw, line.render()))
-            else:
-                order = grammar.parse(text, lexicon)
-                canonical = grammar.render(order)
-                body.script.append(ScriptLine(line_no, canonical))
-                body.lines.append(LineResult(line_no, raw, canonical))
-        except ParseError as error:
-            body.lines.append(LineResult(line_no, raw, error=error.explain()))
+        text = _order_text(raw)
+        single = plain_word(text) if len(text.split()) == 1 else ""
+        if single in (YES, NO):
+            body.lines.append(_yes_no_line(line_no, raw, single, yes_no or YesNo(), grammar, lexicon, body))
+        elif not looks_like_order(raw, words):
+            body.lines.append(LineResult(line_no, raw, note="not an order, ignored", ignored=True))
+        else:
+            body.lines.append(_parse_line(line_no, raw, text, grammar, lexicon, kinds, body))
     return body
+
+
+def _order_text(raw: str) -> str:
+    """The line as an order: a full stop or an exclamation mark at its end is a writer's habit."""
+    return raw.strip().rstrip(".!").rstrip()
+
+
+def _yes_no_line(line_no: int, raw: str, word: str, yes_no: YesNo, grammar: Grammar, lexicon: Lexicon,
+                 body: ParsedBody) -> LineResult:
+    """YES or NO alone: the order it stands for now joins the script, or the line cannot be read."""
+    order_text, problem = yes_no.answer(word)
+    if order_text is None:
+        return LineResult(line_no, raw, error=problem)
+    try:
+        canonical = grammar.render(grammar.parse(order_text, lexicon))
+    except ParseError as error:  # an answer the engine lists is always readable; said, not raised
+        return LineResult(line_no, raw, error=f"{word} stands for {order_text}, which cannot be read: {error}")
+    body.script.append(ScriptLine(line_no, canonical))
+    return LineResult(line_no, raw, canonical, note=f"{word} stands for {canonical}")
+
+
+def _parse_line(line_no: int, raw: str, text: str, grammar: Grammar, lexicon: Lexicon, kinds: dict[str, str],
+                body: ParsedBody) -> LineResult:
+    """One line meant as an order: a script line, a guarded one, STOP, a standing or a keyed order."""
+    upper = text.upper()
+    try:
+        if upper == "STOP":
+            body.script.append(ScriptLine(line_no, "STOP"))
+            return LineResult(line_no, raw, "STOP")
+        if upper.startswith("STANDING ") or upper.startswith("ASK "):
+            return _parse_standing(line_no, raw, text, grammar, lexicon, kinds, body)
+        if upper.startswith("ON "):
+            body.agenda_given = True
+            if upper.split() == ["ON", "CLEAR"]:
+                return LineResult(line_no, raw, "ON CLEAR")
+            condition, order_text = _split_guard(text)
+            guard = () if condition.upper() == "ANY" else parse_tests(condition, grammar)
+            order = grammar.parse(order_text, lexicon)
+            keyed = AgendaLine(line_no, order.kind, grammar.render(order), guard)
+            body.agenda.append(keyed)
+            return LineResult(line_no, raw, keyed.render())
+        if upper.startswith("IF "):
+            condition, order_text = _split_guard(text)
+            guard = parse_tests(condition, grammar)
+            canonical = "STOP" if order_text.upper() == "STOP" else grammar.render(grammar.parse(order_text, lexicon))
+            line = ScriptLine(line_no, canonical, guard)
+            body.script.append(line)
+            return LineResult(line_no, raw, line.render())
+        canonical = grammar.render(grammar.parse(text, lexicon))
+        body.script.append(ScriptLine(line_no, canonical))
+        return LineResult(line_no, raw, canonical)
+    except ParseError as error:
+        return LineResult(line_no, raw, error=error.explain())
 
 
 def _parse_standing(line_no: int, raw: str, text: str, grammar: Grammar, lexicon: Lexicon,

@@ -19,7 +19,8 @@ The runner is pure: it takes state, plans and an Rng and returns the new state w
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import difflib
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -85,9 +86,13 @@ class Runner:
 
     # ------------------------------------------------------------------ public
 
-    def advance(self, state: object, plans: dict[str, Plan], rng: Rng,
-                max_steps: int = 100_000) -> Advance:
-        """Answer every decision the plans can answer; return the state and what waits."""
+    def advance(self, state: object, plans: dict[str, Plan], rng: Rng, max_steps: int = 100_000,
+                may_answer: Callable[[Decision], bool] | None = None) -> Advance:
+        """Answer every decision the plans can answer; return the state and what waits.
+
+        With `may_answer`, only the decisions it accepts are answered; the others wait (a dry run
+        stops at the first question that is not its sender's, so no one else's plan is consulted).
+        """
         result = Advance(state)
         blocked: set[str] = set()  # decisions that must be asked this round
         for _ in range(max_steps):
@@ -98,7 +103,7 @@ class Runner:
             self._expire(result, plans)
             progressed = False
             for decision in decisions:
-                if decision.key in blocked:
+                if decision.key in blocked or (may_answer is not None and not may_answer(decision)):
                     continue
                 plan = plans.setdefault(decision.role, Plan())
                 if self._try_answer(decision, plan, rng, result, blocked):
@@ -192,7 +197,8 @@ class Runner:
                 new_state, events = self.engine.apply(state, decision.role, order, rng)
             except IllegalOrder as error:
                 rng.take_draws()
-                return self._held(decision, plan, result, line, error.explain(), blocked)
+                return self._held(decision, plan, result, line, error.explain() + closest_answer(error, line.text,
+                                                                                              decision), blocked)
             plan.script.pop(0)
             self._record(result, new_state, decision, order, "script", events, rng, line.line_no)
             return True
@@ -285,6 +291,14 @@ class Runner:
         held = tuple(s.render() for s in plan.script if s is not line)
         plan.script.clear()
         result.holds.append(Hold(decision.role, line.line_no, line.render(), reason, held))
+
+
+def closest_answer(error: OrderError, text: str, decision: Decision) -> str:
+    """`; the closest legal answer now: 'X'` when the error names no alternative and the question lists its answers."""
+    if error.suggestions or not decision.options:
+        return ""
+    near = difflib.get_close_matches(text, [o.split("  (")[0] for o in decision.options], n=1, cutoff=0.0)
+    return f"; the closest legal answer now: '{near[0]}'" if near else ""
 
 
 def merge_standing(plan: Plan, new: Sequence[Standing], clear_kinds: Sequence[str | None]) -> Plan:

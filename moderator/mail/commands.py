@@ -61,6 +61,11 @@ COMMANDS: tuple[Command, ...] = (
     Command("CHECK", (PLAYER,), "", "with orders: a dry run; nothing is applied", "CHECK"),
     Command("RESEND", (PLAYER,), "", "your last report again", "RESEND"),
     Command("CONTINUE", (PLAYER,), "", "inside a script: resume your previously queued script here", "CONTINUE"),
+    Command("SCRIPT", (PLAYER,), "CLEAR",
+            "drop your queued script (with orders: they replace it; without CLEAR, a message that only "
+            "answers what you are asked keeps the queued script after the answer)", "SCRIPT CLEAR",
+            min_words=1, max_words=1),
+    Command("OPTIONS", (PLAYER,), "", "every legal answer of each question you are asked now, in full", "OPTIONS"),
     Command("NOTIFY", (PLAYER,), "EVERY|TURN|ASKED",
             "how often you get mail: TURN (the default) when asked and at the end of each game turn, EVERY "
             "whenever something happens, ASKED only when something is asked of you", "NOTIFY ASKED",

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from moderator.mail.commands import BY_NAME
 from moderator.mail.echo import clip
+from moderator.mail.hygiene import plain_spaces
 
 #: No game id, role, secret, phase, token or time zone is longer; a longer value is kept cut and
 #: marked (so it matches nothing) and a receipt that quotes it back quotes a bounded amount.
@@ -59,7 +60,7 @@ def read_envelope(lines: list[tuple[int, str]], subject: str = "") -> Envelope:
     """Split numbered body lines into envelope, commands and order lines."""
     envelope = Envelope()
     for number, line in lines:
-        text = line.strip()
+        text = plain_spaces(line).strip()
         if not text or text.startswith("#") or text.startswith("//"):
             continue
         if "#" in text:

@@ -310,6 +310,20 @@ def quoted_lines(text: str) -> list[str]:
     return quoted
 
 
+#: Characters a mail program puts in text that the writer never sees: zero-width spaces and joiners,
+#: the word joiner, a byte-order mark.
+_INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff]")
+#: Every other kind of space (tabs, non-breaking spaces, the typographic spaces of U+2000-U+200A,
+#: the narrow and ideographic ones) is a space in an order.
+_SPACE = re.compile(r"\s")
+
+
+def plain_spaces(line: str) -> str:
+    """One line with every Unicode space as a plain space and invisible characters removed (a
+    non-breaking space between GAME and its value is a space, as the writer saw it)."""
+    return _SPACE.sub(" ", _INVISIBLE.sub("", line))
+
+
 def usable_lines(text: str, most_lines: int | None = None, most_chars: int | None = None) -> list[tuple[int, str]]:
     """Number the lines of a body, dropping quoted text, reply headers, signatures and blank lines.
 
@@ -321,7 +335,7 @@ def usable_lines(text: str, most_lines: int | None = None, most_chars: int | Non
     result: list[tuple[int, str]] = []
     chars = 0
     for number, line in enumerate(text.split("\n"), start=1):
-        stripped = line.rstrip()
+        stripped = plain_spaces(line).rstrip()
         if not stripped or stripped.lstrip().startswith(">"):
             continue  # nothing reads blank lines; no reply marker or signature starts with ">"
         if stripped in ("--", "—"):

@@ -12,6 +12,7 @@ from moderator.clock import Clock
 from moderator.registry import Registry
 from moderator.service.cadence import held_since, take_held_receipts
 from moderator.service.notices import Notices
+from moderator.service.receipt_lines import catch_up
 from moderator.service.table import load_table
 from moderator.service.turns import envelope_lines
 from moderator.store import games as stored
@@ -42,6 +43,8 @@ class HeldReceipts:
                     if since is None or since + self.hold > now:
                         continue
                     receipts = take_held_receipts(seat)
+                    catch_up(receipts, table.entries_of(seat.role, seat.last_report_seq, "answer"),
+                             table.entries_of(seat.role, seat.last_report_seq, "hold"))
                     table.session.add(seat)
                     self.notices.post(table.session, table, seat.address, seat.role, "orders received", [],
                                       receipt=receipts, kind="receipt",

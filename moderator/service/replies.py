@@ -32,10 +32,20 @@ def receipt_of(letter: Letter, lines: Sequence[LineResult] = ()) -> dict[str, An
     """The receipt of a message: how its text was read, and each order line with its verdict (as
     much of the player's text as a receipt may quote: what it leaves out is said among the problems)."""
     shown = [{"line_no": line.line_no, "source": line.source.strip(), "canonical": line.canonical,
-              "error": line.error, "ok": line.ok} for line in lines]
+              "error": line.error, "ok": line.ok, **_first_status(line)} for line in lines]
     shown, cut = bounded_receipt_lines(shown, letter.limits.echo_chars, letter.limits.echo_lines)
     return {"text_source": letter.text_source, "problems": [*letter.problems, *cut], "lines": shown,
             "verdict": "", "notes": [], "date": ""}
+
+
+def _first_status(line: LineResult) -> dict[str, str]:
+    """A line's status before anything is filed: prose is ignored, a bad line refused, the rest read
+    (service/receipt_lines.py says later what became of it)."""
+    if line.ignored:
+        return {"status": "ignored", "label": "ignored", "why": "not an order"}
+    if not line.ok:
+        return {"status": "refused", "label": "refused", "why": ""}
+    return {"status": "read", "label": "read", "why": line.note or ""}
 
 
 def receipt_title(receipt: dict[str, Any]) -> str:
@@ -44,6 +54,9 @@ def receipt_title(receipt: dict[str, Any]) -> str:
         return "orders refused, nothing applied"
     if str(receipt.get("verdict", "")).startswith("CHECK"):
         return "CHECK: what your orders would do"
+    statuses = {line.get("status") for line in receipt.get("lines", [])} - {"ignored", None}
+    if statuses == {"not applied"}:
+        return "your orders were not applied"
     return "orders received"
 
 

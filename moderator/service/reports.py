@@ -19,6 +19,7 @@ from moderator.core.contract import OBSERVER, Engine, Event, View
 from moderator.mail.commands import PLAYER, commands_for, help_lines
 from moderator.mail.compose import Attachment, Outgoing, thread_headers, thread_root
 from moderator.render.texts import render
+from moderator.service.options import shown_options
 from moderator.service.standing import answered_line, standing_in_force
 
 
@@ -59,9 +60,10 @@ def decisions_for(engine: Engine[Any], state: Any, role: str, deadlines: dict[st
         if decision.role != role:
             continue
         due = deadlines.get(decision.key)
+        shown, more = shown_options(decision.options)
         items.append({
-            "key": decision.key, "prompt": decision.prompt, "options": list(decision.options[:40]),
-            "more_options": max(0, len(decision.options) - 40),
+            "key": decision.key, "prompt": decision.prompt, "options": shown, "more_options": more,
+            "alternatives": any("|" in option for option in shown),
             "default": decision.default, "secret": decision.secret,
             "deadline": local_time(datetime.fromisoformat(due), tz) if due else "the referee's call",
             "kind": decision.kind,

@@ -27,8 +27,8 @@ _MESSAGE_ID = re.compile(r"<[^<>\s]+>")
 def normalised_orders(body: ParsedBody, envelope: Envelope) -> str:
     """The orders of a message as the moderator read them: each order line in its canonical form,
     in the order written, with CONTINUE where it stands.  The envelope, comments, blank lines,
-    quoted text, the signature, spacing and case do not count."""
-    items = [(line.line_no, line.canonical or "") for line in body.lines]
+    prose (a greeting, a sign-off), quoted text, the signature, spacing and case do not count."""
+    items = [(line.line_no, line.canonical or "") for line in body.lines if not line.ignored]
     items += [(number, command) for number, command, _ in envelope.commands if command == "CONTINUE"]
     return "\n".join(text for _, text in sorted(items))
 

@@ -3,6 +3,7 @@ secret: the player's commands (listed in mail/commands.py), then the orders (DES
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -12,20 +13,25 @@ from jinja2 import Environment
 from sqlmodel import Session
 
 from moderator.clock import Clock
-from moderator.core.plans import AgendaLine, ParsedBody, Plan, parse_body
-from moderator.core.rng import Rng, new_seed
-from moderator.core.runner import Runner, merge_standing, period_of
+from moderator.core.errors import ParseError
+from moderator.core.human import NO, YES, YesNo, kinds_of_line, plain_word, yes_no_answers
+from moderator.core.plans import ParsedBody, Plan, ScriptLine, parse_body
+from moderator.core.runner import Runner
 from moderator.mail.compose import make_message_id
 from moderator.mail.envelope import Envelope
 from moderator.mail.hygiene import Letter
 from moderator.service.absences import record_absence
 from moderator.service.entropy import EntropyDesk, is_revealing
+from moderator.service.filing import Filing, dry_run_rng, file_orders, standing_only
+from moderator.service.options import every_answer, options_text
 from moderator.service.owed import status_text
+from moderator.service.receipt_lines import Fate, mark, mark_all, script_fates, settle_lines, summary
 from moderator.service.replies import Outcome, Replies, receipt_of
 from moderator.service.reports import Addressing, help_text
 from moderator.service.resends import earlier_copy, normalised_orders, remember_taken, resend_verdict
+from moderator.service.stale_replies import Answered, answered_report, stale_notes
 from moderator.service.table import Table, dumps
-from moderator.service.turns import TurnRunner
+from moderator.service.turns import RunResult, TurnRunner
 from moderator.settings import DeadlineSettings
 from moderator.store import outbox as outbox_rows
 from moderator.store.models import InboundMail, Seat, Submission
@@ -33,7 +39,7 @@ from moderator.store.models import InboundMail, Seat, Submission
 #: A player's command: answers the message alone (nothing else in it is read).
 Answer = Callable[[Session, InboundMail, Envelope, Table, Seat], Outcome]
 #: Commands that change how the orders of the same message are taken, not answered apart.
-ORDER_MODIFIERS = ("CHECK", "CONTINUE", "NOTIFY")
+ORDER_MODIFIERS = ("CHECK", "CONTINUE", "NOTIFY", "SCRIPT")
 #: NOTIFY's choices, and what each means (said back in the receipt).
 NOTIFY_CHOICES = {
     "TURN": "when something is asked of you and at the end of each game turn",
@@ -59,7 +65,7 @@ class SeatDesk:
         self.answers_always: Mapping[str, Answer] = {"HELP": self.help, "ENTROPY-COMMIT": self.entropy_commit,
                                                      "ENTROPY-REVEAL": self.entropy_reveal}
         #: Answered once the game has started, in this order of precedence.
-        self.answers: Mapping[str, Answer] = {"STATUS": self.status, "RESEND": self.resend,
+        self.answers: Mapping[str, Answer] = {"STATUS": self.status, "OPTIONS": self.options, "RESEND": self.resend,
                                               "VACATION": self.vacation}
 
     @property
@@ -115,6 +121,11 @@ class SeatDesk:
                seat: Seat) -> Outcome:
         return self.replies.text(session, table, seat, "Status", status_text(table, seat, self.clock.now()), "command")
 
+    def options(self, session: Session, inbound: InboundMail, envelope: Envelope, table: Table,
+                seat: Seat) -> Outcome:
+        return self.replies.text(session, table, seat, "Options", options_text(table.engine, table.state, seat.role),
+                                 "command")
+
     def resend(self, session: Session, inbound: InboundMail, envelope: Envelope, table: Table,
                seat: Seat) -> Outcome:
         last = outbox_rows.by_message_id(session, seat.last_report_message_id)
@@ -147,15 +158,18 @@ class SeatDesk:
     def orders(self, session: Session, inbound: InboundMail, letter: Letter, envelope: Envelope, table: Table,
                seat: Seat) -> Outcome:
         """Read the orders; refuse them all if a line cannot be read; else file them and run the game."""
-        engine = table.engine
-        kinds = sorted({spec.kind for spec in engine.grammar.specs})
-        body = parse_body(envelope.order_lines, engine.grammar, engine.lexicon(table.state, seat.role), kinds)
+        body = read_orders(table, seat, envelope)
         receipt = receipt_of(letter, body.lines)
         if body.has_errors:
             bad = [str(line.line_no) for line in body.lines if not line.ok]
             receipt["verdict"] = (f"Nothing was applied, because line{'s' if len(bad) > 1 else ''} "
                                   f"{', '.join(bad)} could not be read. Fix {'them' if len(bad) > 1 else 'it'} "
                                   f"and send the whole message again.")
+            return self.replies.seat_receipt(session, table, seat, receipt, "receipt")
+        if body.lines and all(line.ignored for line in body.lines) and not envelope.commands:
+            receipt["verdict"] = ("Your message held no orders: every line of it reads as a note to the referee (a "
+                                  "greeting, a sign-off), so nothing was done. Write one order per line (HELP lists "
+                                  "them, with examples); a line that begins with an order word is read as an order.")
             return self.replies.seat_receipt(session, table, seat, receipt, "receipt")
         if envelope.has("NOTIFY"):
             note = set_notify(seat, envelope.argument("NOTIFY") or "")
@@ -164,42 +178,151 @@ class SeatDesk:
                 receipt["verdict"] = "" if not body.lines else "Nothing was applied: fix the NOTIFY line first."
                 return self.replies.seat_receipt(session, table, seat, receipt, "receipt")
         continue_at = next((n for n, c, _ in envelope.commands if c == "CONTINUE"), None)
+        clear = script_clear(envelope, receipt)
         if envelope.has("CHECK"):
-            receipt["verdict"] = check(table, seat, body, continue_at)
+            check(table, seat, body, continue_at, clear, receipt)
             return self.replies.seat_receipt(session, table, seat, receipt, "receipt")
+        answered = answered_report(session, table, seat, letter)
+        if answered is not None:  # a reply to an older report (service/stale_replies.py)
+            return self._stale(session, inbound, letter, table, seat, body, receipt, answered)
         orders = normalised_orders(body, envelope)
         earlier = earlier_copy(session, table, seat, letter, orders)
         if earlier is not None:  # the same orders sent again (service/resends.py): taken once
             receipt["verdict"] = resend_verdict(table, seat, earlier)
+            mark_all(receipt, "not applied", "a resend: these orders were taken before")
             return self.replies.seat_receipt(session, table, seat, receipt, "receipt")
         now = self.clock.now()
-        file_orders(table, seat, body, continue_at)
+        filing = file_orders(table.engine, table.state, seat.role, table.plan(seat.role), body, continue_at, clear)
+        table.save_plan(seat.role, filing.plan)
+        receipt["notes"].extend(filing.notes())
         seat.submitted_at = now
         submission = Submission(game_id=table.game.id, role=seat.role, inbound_id=inbound.id,
                                 body=letter.text[:64000], receipt=dumps(receipt), accepted=True, created_at=now)
-        outcome = self._run_or_wait(session, table, seat, receipt, now)
+        outcome = self._run_or_wait(session, table, seat, receipt, now, filing)
         session.add(remember_taken(submission, table, seat, orders))
         return outcome
 
+    def _stale(self, session: Session, inbound: InboundMail, letter: Letter, table: Table, seat: Seat,
+               body: ParsedBody, receipt: dict[str, Any], answered: Answered) -> Outcome:
+        """A reply to an older report: only its standing orders are taken; the game runs if there are any."""
+        receipt["notes"].extend(stale_notes(answered, table, seat))
+        mark_all(receipt, "not applied", f"written for phase {answered.phase}")
+        for line in receipt["lines"]:
+            if str(line.get("canonical") or "").startswith("STANDING"):
+                mark(line, Fate("filed", "in force from now on"))
+        if not body.standing and not body.clear_kinds:
+            receipt["verdict"] = summary(receipt)
+            return self.replies.seat_receipt(session, table, seat, receipt, "receipt")
+        now = self.clock.now()
+        table.save_plan(seat.role, standing_only(table.plan(seat.role), body))
+        session.add(Submission(game_id=table.game.id, role=seat.role, inbound_id=inbound.id,
+                               body=letter.text[:64000], receipt=dumps(receipt), accepted=True, created_at=now))
+        return self._run_or_wait(session, table, seat, receipt, now, Filing(table.plan(seat.role)))
+
     def _run_or_wait(self, session: Session, table: Table, seat: Seat, receipt: dict[str, Any],
-                     now: datetime) -> Outcome:
+                     now: datetime, filing: Filing) -> Outcome:
         """Run the game on the orders just filed, unless it is paused or a change of mind may come."""
         game = table.game
+        waiting = len(filing.plan.script)
         if game.status == "paused":
-            receipt["verdict"] = "Accepted. The referee has paused the game; your orders wait until it resumes."
+            settle_lines(receipt, filing.positions, [Fate("queued", "the referee has paused the game")] * waiting,
+                         filing.agenda_lines, set())
+            receipt["verdict"] = (f"{summary(receipt)} The referee has paused the game; your orders wait until it "
+                                  f"resumes.")
             return self.replies.seat_receipt(session, table, seat, receipt, "receipt")
         delay = timedelta(minutes=self.deadlines.change_of_mind_minutes)
         if delay:
             game.ready_at = now + delay
             session.add(game)
-            receipt["verdict"] = ("Accepted. Your orders run after a short change-of-mind delay, at "
-                                  f"{now + delay:%H:%M} UTC; until then a new message replaces them.")
+            when = f"after a short change-of-mind delay, at {now + delay:%H:%M} UTC"
+            settle_lines(receipt, filing.positions, [Fate("queued", f"runs {when}")] * waiting,
+                         filing.agenda_lines, set())
+            receipt["verdict"] = (f"{summary(receipt)} Your orders run {when}; until then a new message "
+                                  f"replaces them.")
             return self.replies.seat_receipt(session, table, seat, receipt, "receipt")
-        receipt["verdict"] = "Accepted."
-        result = self.turns.run(table, now, receipts={seat.role: receipt})
+        result = self.turns.run(table, now, receipts={seat.role: receipt},
+                                settle=lambda result, plans: settle_run(table, seat.role, filing, receipt, result,
+                                                                        plans))
         mine = [h for h in result.holds if h.role == seat.role]
         applied = sum(1 for s in result.steps if s.role == seat.role and s.source in ("script", "agenda"))
         return Outcome("applied", f"{applied} order(s) applied, {len(mine)} hold(s)", game.id, result.reports)
+
+
+def read_orders(table: Table, seat: Seat, envelope: Envelope) -> ParsedBody:
+    """The message's order lines, read with the seat's names; YES and NO mean what is asked now."""
+    engine = table.engine
+    kinds = sorted({spec.kind for spec in engine.grammar.specs})
+    yes_no = yes_no_now(table, seat) if any(plain_word(text) in (YES, NO) and len(text.split()) == 1
+                                            for _, text in envelope.order_lines) else None
+    body = parse_body(envelope.order_lines, engine.grammar, engine.lexicon(table.state, seat.role), kinds, yes_no)
+    return with_closest_answers(table, seat, body) if body.has_errors else body
+
+
+def with_closest_answers(table: Table, seat: Seat, body: ParsedBody) -> ParsedBody:
+    """A line that cannot be read and is meant for a question asked now is told that question's
+    closest legal answer (the grammar has already named the closest names)."""
+    engine = table.engine
+    asked = [d for d in engine.pending(table.state) if d.role == seat.role]
+    lines = []
+    for line in body.lines:
+        kinds = kinds_of_line(line.source, engine.grammar) if not line.ok else set()
+        decision = next((d for d in asked if d.kind in kinds), None)
+        if decision is not None:
+            answers = every_answer(engine, table.state, decision)
+            near = difflib.get_close_matches(line.source.strip().upper(), answers, n=1, cutoff=0.0)
+            if near:
+                line = replace(line, error=f"{line.error}; the closest answer to what you are asked now: '{near[0]}'")
+        lines.append(line)
+    body.lines = lines
+    return body
+
+
+def yes_no_now(table: Table, seat: Seat) -> YesNo:
+    """What YES and NO stand for in the questions asked of the seat now (their legal answers)."""
+    engine = table.engine
+    questions = []
+    for decision in engine.pending(table.state):
+        if decision.role == seat.role:
+            answers = [engine.grammar.render(order) for order in engine.legal_orders(table.state, decision)]
+            questions.append((decision.prompt, list(dict.fromkeys([*decision.options, *answers]))))
+    return yes_no_answers(questions)
+
+
+def script_clear(envelope: Envelope, receipt: dict[str, Any]) -> bool:
+    """SCRIPT CLEAR: drop the queued script (anything else after SCRIPT is said back, and ignored)."""
+    if not envelope.has("SCRIPT"):
+        return False
+    if (envelope.argument("SCRIPT") or "").strip().upper() == "CLEAR":
+        return True
+    receipt["notes"].append("SCRIPT is written SCRIPT CLEAR (drop your queued script); that line was ignored.")
+    return False
+
+
+def settle_run(table: Table, role: str, filing: Filing, receipt: dict[str, Any], result: RunResult,
+               plans: dict[str, Plan]) -> None:
+    """Once the run is done: what became of each line of the message, and the receipt's verdict."""
+    steps = [s for s in result.steps if s.role == role]
+    hold = next((h for h in result.holds if h.role == role), None)
+    fates = script_fates(filing.plan.script, plans[role].script, steps, hold, waits_for(table, role))
+    settle_lines(receipt, filing.positions, fates, filing.agenda_lines,
+                 {s.line_no for s in steps if s.source == "agenda" and s.line_no is not None})
+    receipt["verdict"] = summary(receipt)
+
+
+def waits_for(table: Table, role: str) -> Callable[[ScriptLine], str]:
+    """A queued line's reason: the kind of question it waits for (in the grammar's words)."""
+    engine = table.engine
+    lexicon = engine.lexicon(table.state, role)
+
+    def reason(line: ScriptLine) -> str:
+        if line.is_stop:
+            return "ends the script there"
+        try:
+            kind = engine.grammar.parse(line.text, lexicon).kind
+        except ParseError:
+            return "waits for a later question"
+        return f"waits for: {engine.grammar.kind_titles.get(kind, kind)}"
+    return reason
 
 
 def set_notify(seat: Seat, argument: str) -> str:
@@ -211,49 +334,26 @@ def set_notify(seat: Seat, argument: str) -> str:
     return f"From now on you get mail {NOTIFY_CHOICES[choice]} (NOTIFY {choice})."
 
 
-def file_orders(table: Table, seat: Seat, body: ParsedBody, continue_at: int | None) -> None:
-    """The message's orders replace the seat's script (CONTINUE keeps the queued one where it
-    stands), its keyed orders the seat's agenda (when it has any), and merge into its standing orders."""
-    plan = table.plan(seat.role)
-    if continue_at is not None:
-        before = [line for line in body.script if line.line_no < continue_at]
-        after = [line for line in body.script if line.line_no > continue_at]
-        script = before + plan.script + after
-    else:
-        script = body.script
-    agenda = stamp_agenda(table, body) if body.agenda_given else plan.agenda
-    table.save_plan(seat.role, merge_standing(Plan(script=script, standing=plan.standing, agenda=agenda),
-                                              body.standing, body.clear_kinds))
-
-
-def check(table: Table, seat: Seat, body: ParsedBody, continue_at: int | None) -> str:
-    """CHECK: run the orders on a copy with throwaway dice; say which lines would run, reveal nothing."""
-    plan = table.plan(seat.role)
-    script = list(body.script) if continue_at is None else list(body.script) + plan.script
-    agenda = stamp_agenda(table, body) if body.agenda_given else plan.agenda
-    plans = {role: (Plan(script=script, standing=merge_standing(plan, body.standing, body.clear_kinds).standing,
-                         agenda=list(agenda))
-                    if role == seat.role else Plan(standing=table.plan(role).standing,
-                                                   agenda=table.plan(role).agenda))
-             for role in table.player_roles}
-    # Throwaway key: a check must never preview the real dice.
-    advance = Runner(table.engine).advance(table.state, plans, Rng(new_seed()))
-    used = [s for s in advance.steps if s.role == seat.role and s.source in ("script", "agenda")]
-    held = [h for h in advance.holds if h.role == seat.role]
-    parts = [f"CHECK only: nothing was applied. {len(used)} of your orders would run now"]
-    if held:
-        parts.append(f"; line {held[0].line_no} would be held: {held[0].reason}")
-    left = len(plans[seat.role].script)
-    if left:
-        parts.append(f"; {left} line(s) would wait for later questions")
-    parts.append(". Dice in a check are not the game's dice, so later results may differ.")
-    return "".join(parts)
-
-
-def stamp_agenda(table: Table, body: ParsedBody) -> list[AgendaLine]:
-    """The message's keyed orders, marked with the game's current period so they expire with it."""
-    period = period_of(table.engine, table.state)
-    return [replace(line, period=period) for line in body.agenda]
+def check(table: Table, seat: Seat, body: ParsedBody, continue_at: int | None, clear: bool,
+          receipt: dict[str, Any]) -> None:
+    """CHECK: what each line would do if sent now, from a run on a copy with throwaway dice that stops
+    at the first question that is not the sender's (issue 13: no one else's plan is read)."""
+    engine, role = table.engine, seat.role
+    filing = file_orders(engine, table.state, role, table.plan(role), body, continue_at, clear)
+    trial = Plan(script=list(filing.plan.script), standing=list(filing.plan.standing),
+                 agenda=list(filing.plan.agenda))
+    advance = Runner(engine).advance(table.state, {role: trial}, dry_run_rng(), may_answer=lambda d: d.role == role)
+    steps = [s for s in advance.steps if s.role == role]
+    hold = next((h for h in advance.holds if h.role == role), None)
+    fates = script_fates(filing.plan.script, trial.script, steps, hold, waits_for(table, role))
+    settle_lines(receipt, filing.positions, fates, filing.agenda_lines,
+                 {s.line_no for s in steps if s.source == "agenda" and s.line_no is not None}, check=True)
+    receipt["notes"].extend(filing.notes(check=True))
+    asked = [d for d in advance.waiting if d.role == role]
+    then = f" You would then be asked: {'; '.join(d.prompt for d in asked)}." if asked else ""
+    receipt["verdict"] = (f"CHECK only: nothing was applied. {summary(receipt, check=True)}{then} The check stops "
+                          f"where another player must answer, and its dice are not the game's, so later results "
+                          f"may differ.")
 
 
 def replace_header(raw: bytes, name: str, value: str) -> bytes:

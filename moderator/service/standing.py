@@ -14,6 +14,7 @@ from typing import Any
 
 from moderator.core.contract import Engine
 from moderator.core.plans import ASK
+from moderator.service.options import group_options
 
 
 @dataclass(frozen=True)
@@ -77,5 +78,7 @@ def answered_line(source: str, text: str, prompt: str, others: Sequence[str], ch
     who = {"standing": f"Your standing order {text}",
            "game-standing": f"The game's standing default {text} (you filed none for this)",
            "default": f"The deadline passed: the default {text}"}[source]
-    more = f" and {choices - 1 - len(others)} more" if choices - 1 > len(others) else ""
-    return f"{who} answered: {prompt} (you could have answered {' | '.join(others)}{more})."
+    listed = " | ".join(group_options(others))
+    if choices - 1 > len(others):  # the question is past: OPTIONS cannot show the rest; say how many
+        return f"{who} answered: {prompt} ({choices} answers were open, among them {listed})."
+    return f"{who} answered: {prompt} (you could have answered {listed})."

@@ -156,6 +156,12 @@ class Table:
         rows = self._unflushed_log(after, ("answer",), with_role=True)
         return [(seq, role, json.loads(payload)) for seq, role, payload in rows]
 
+    def entries_of(self, role: str, after: int, kind: str) -> list[dict[str, Any]]:
+        """The payloads of `role`'s log entries of `kind` after entry `after`, oldest first (the
+        answers and holds a waiting receipt's lines may have had since)."""
+        return [json.loads(payload) for _seq, entry_role, payload in self._unflushed_log(after, (kind,), True)
+                if entry_role == role]
+
     def _unflushed_log(self, after: int, kinds: tuple[str, ...], with_role: bool = False) -> list[Any]:
         """(seq, payload) of the log as `log` gives it, without flushing first: entries appended
         but not written yet come from the session.  (A run's reports read the log once, between

@@ -7,7 +7,7 @@ is written in the caller's transaction, so a crash leaves either all of it or no
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -15,6 +15,7 @@ from typing import Any
 from jinja2 import Environment
 
 from moderator.core.contract import Decision, Engine, Event, Outcome
+from moderator.core.plans import Plan
 from moderator.core.runner import Hold, Runner, Step
 from moderator.mail.compose import make_message_id, thread_root
 from moderator.service.absences import push_past_absences
@@ -29,6 +30,7 @@ from moderator.service.cadence import (
     should_mail,
     take_held_receipts,
 )
+from moderator.service.receipt_lines import catch_up
 from moderator.service.referee_mail import RefereeMail, Turn
 from moderator.service.reports import Addressing, compose_report
 from moderator.service.table import Table, dumps
@@ -93,8 +95,13 @@ class TurnRunner:
     # ------------------------------------------------------------------ running
 
     def run(self, table: Table, now: datetime, *, force_defaults: bool = False,
-            receipts: dict[str, dict[str, Any]] | None = None, report_all: bool = False) -> RunResult:
-        """Advance the game as far as plans and passed deadlines allow, then report."""
+            receipts: dict[str, dict[str, Any]] | None = None, report_all: bool = False,
+            settle: Callable[[RunResult, dict[str, Plan]], None] | None = None) -> RunResult:
+        """Advance the game as far as plans and passed deadlines allow, then report.
+
+        `settle` is called with the result and the plans once the run is done and before the reports
+        are written (the seat desk writes what became of each line into the receipt they carry).
+        """
         engine = table.engine
         runner = Runner(engine)
         rng = table.rng()
@@ -140,6 +147,8 @@ class TurnRunner:
         self._set_deadlines(table, result.waiting, now, game_settings)
         table.snapshot(table.game.phase_label, now)
         opening = all(seat.last_report_seq == 0 for seat in table.players())  # nobody has had a report yet
+        if settle is not None:
+            settle(result, plans)
         result.reports = self.report(table, now, result, receipts or {}, report_all)
         if self.referee is not None:
             result.digest = self.referee.after_run(table, now, Turn.of(table, result.started_at, opening,
@@ -209,6 +218,8 @@ class TurnRunner:
                     table.session.add(seat)
                 continue
             held = take_held_receipts(seat)
+            catch_up(held, table.entries_of(role, seat.last_report_seq, "answer"),
+                     table.entries_of(role, seat.last_report_seq, "hold"))
             mailed = held + ([receipts[role]] if role in receipts else [])
             rows.append(self._report_one(table, seat, now, holds, mailed, observer, result.expired))
             seat.asked_json = dumps(sorted((asked & waiting_keys) | mine))

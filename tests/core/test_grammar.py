@@ -84,3 +84,26 @@ def test_parse_of_render_is_identity(blocks, origin, target):
 def test_help_sections_group_by_kind():
     titles = [title for title, _ in GRAMMAR.help_sections()]
     assert titles == ["card", "move", "air", "hits"]
+
+
+def test_a_misspelt_name_in_a_list_is_diagnosed_as_a_misspelt_name():
+    """Issue 12: '5O/122' (a letter O) after a good block is a misspelt block, not 'unexpected'."""
+    with pytest.raises(ParseError, match="no block '5O/122'") as listed:
+        GRAMMAR.parse("HITS 2 50/121 5O/122", lexicon())
+    assert "no block '5O/122'" in listed.value.explain() and "'50/122'" in listed.value.explain()
+    with pytest.raises(ParseError, match="no block '5O/122'") as moving:
+        GRAMMAR.parse("move 50/121 5O/122 a27 -> mekenzia", lexicon())
+    assert "no block '5O/122'" in str(moving.value) and "50/122" in moving.value.suggestions
+
+
+def test_a_misspelt_keyword_after_a_list_is_still_the_keyword():
+    with pytest.raises(ParseError, match="expected 'WITH' but found 'WIHT'"):
+        GRAMMAR.parse("ASSAULT 50 WIHT 24", lexicon())
+
+
+def test_a_name_not_found_among_few_lists_them_all():
+    lex = Lexicon()
+    for card in ("C05", "C12", "C16"):
+        lex.add("card", card)
+    with pytest.raises(ParseError, match=r"no card 'Z99' \(yours: C05, C12, C16\)"):
+        lex.resolve("card", "Z99")

@@ -20,7 +20,8 @@ from moderator.registry import Registry
 from tests.kit.games import EVERY, game_id
 
 runner = CliRunner()
-ECHOED = re.compile(r"^\s+\d+ ok\s+(\S.*?)\s*$", re.M)  # a receipt's echo of one line of a player's message
+#: A receipt's echo of one line of a player's message, with what became of it (service/receipt_lines.py).
+ECHOED = re.compile(r"^\s+\d+ (?:ran|queued|held|not run|skipped|filed|read|not applied)\s+(\S.*?)\s*$", re.M)
 
 
 def bodies(folder: Path) -> list[str]:

@@ -9,9 +9,10 @@ For every message:
    reports) is marked sent without sending, so every mail a player receives during the case was
    caused by the corpus message.  `setup: north_open` leaves north unjoined (for JOIN cases).
 2. The runtime values are substituted for the placeholders of the .eml bytes: {GAME},
-   {SECRET_NORTH}, {SECRET_SOUTH}, {TOKEN_NORTH}, {PHASE} and {CARD_NORTH} (a card in north's
-   hand).  They are ASCII, so they are replaced in the raw bytes; quoted-printable leaves braces
-   and letters alone, so a QP body carries its placeholders literally.  A base64 part cannot, so
+   {SECRET_NORTH}, {SECRET_SOUTH}, {TOKEN_NORTH}, {PHASE}, {CARD_NORTH} (a card in north's
+   hand) and, after `setup: north_moved` (round 1 played), {OLD_REPORT_NORTH} and
+   {OLD_PHASE_NORTH}.  They are ASCII, so they are replaced in the raw bytes; quoted-printable
+   leaves braces and letters alone, so a QP body carries its placeholders literally.  A base64 part cannot, so
    the .eml holds the base64 of text *with* placeholders, and the test decodes that part,
    substitutes, and re-encodes it in place with the same line length.  {BASE64_PAYLOAD_15MB} is
    replaced by 15 MB of generated JPEG-like bytes in base64 (not committed).
@@ -38,6 +39,7 @@ import asyncio
 import base64
 import email
 import email.policy
+import json
 import random
 import re
 import ssl
@@ -85,6 +87,10 @@ def seat_game(stack: MailStack, tmp_path: Path, setup: str | None) -> tuple[Seat
                                           to=stack.address("moderator")))
         assert outcome.status == "joined", outcome.reason
         secrets[role] = re.search(r"Your secret is ([A-Z0-9]{4}-[A-Z0-9]{4})", text_of(outcome.replies[0].raw)).group(1)
+    old_report = ""
+    if setup == "north_moved":  # north has an older report once round 1 is over
+        old_report = _first_report(app, addresses["north"])
+        _play_round_1(app, created.game_id, addresses, secrets, stack)
     with app.db.session() as session:
         for row in session.exec(select(Outbox)):  # the setup's mail is not part of the case
             row.status = "sent"
@@ -94,8 +100,25 @@ def seat_game(stack: MailStack, tmp_path: Path, setup: str | None) -> tuple[Seat
         hand = (table.state or {}).get("hands", {}).get("north", []) if table.game.status == "running" else []
     values = {"GAME": created.game_id, "SECRET_NORTH": secrets.get("north", "NOTJ-OINED"),
               "SECRET_SOUTH": secrets["south"], "TOKEN_NORTH": created.invitations["north"],
-              "PHASE": phase or "NONE", "CARD_NORTH": hand[0] if hand else "C00"}
+              "PHASE": phase or "NONE", "CARD_NORTH": hand[0] if hand else "C00",
+              "OLD_REPORT_NORTH": old_report, "OLD_PHASE_NORTH": "R1-NORTH"}
     return Seated(app, created.game_id, secrets, addresses, created.referee_secret), values
+
+
+def _first_report(app, address: str) -> str:
+    with app.db.session() as session:
+        rows = session.exec(select(Outbox).where(Outbox.recipient == address, Outbox.kind == "report")).all()
+    return rows[0].message_id
+
+
+def _play_round_1(app, game_id: str, addresses: dict[str, str], secrets: dict[str, str], stack: MailStack) -> None:
+    """North attacks, both commit a card: round 2 begins and north is sent a newer report."""
+    with app.db.session() as session:
+        hands = load_table(session, app.registry, game_id).state["hands"]
+    for role, orders in (("north", f"ATTACK\nCOMMIT {hands['north'][0]}"), ("south", f"COMMIT {hands['south'][0]}")):
+        body = f"GAME {game_id}\nROLE {role}\nSECRET {secrets[role]}\n{orders}\n"
+        outcome = app.receive(player_mail(addresses[role], body, to=stack.address("moderator")))
+        assert outcome.status == "applied", outcome.reason
 
 
 # ------------------------------------------------------------------ placeholders
@@ -185,6 +208,18 @@ def last_outbox_id(app) -> int:
     return rows[-1].id if rows else 0
 
 
+def held_receipt_text(app, game_id: str) -> str:
+    """North's receipts that wait for north's next report, as that report will show them."""
+    from moderator.render.texts import render
+
+    with app.db.session() as session:
+        seat = load_table(session, app.registry, game_id).seats["north"]
+        receipts = [item["receipt"] for item in json.loads(seat.held_receipts_json or "[]")]
+    assert receipts, "north has no receipt waiting for its next report"
+    return flat(render(app.environment, "mail/notice.txt.j2", heading="held", paragraphs=[], receipts=receipts,
+                       envelope=[], orders_address=""))
+
+
 # ------------------------------------------------------------------ the cases
 
 
@@ -207,6 +242,7 @@ def test_every_message_has_an_expectation():
         assert spec["quarantine"] == (spec["status"] == "quarantined"), name
         assert spec.get("kept_as", "done") in KEPT, name
         assert not spec.get("new_message_id") or spec.get("deliveries", 1) > 1, name
+        assert not spec.get("held_contains") or spec["status"] == "applied", name
 
 
 @pytest.mark.parametrize("name, spec", list(cases()))
@@ -277,6 +313,11 @@ def check_message(stack: MailStack, seated: Seated, values: dict[str, str], name
         text = flat(" ".join(m.get_body(("plain",)).get_content() for m in replies[spec["reply_to"]]))
         for wanted in spec.get("reply_contains", []):
             assert flat(substitute(wanted.encode(), values).decode()) in text, wanted
+    # ---- a quiet receipt waits for the seat's next report: what it will say
+    if spec.get("held_contains"):
+        held = held_receipt_text(app, seated.game_id)
+        for wanted in spec["held_contains"]:
+            assert flat(substitute(wanted.encode(), values).decode()) in held, wanted
     # ---- where the moderator filed it
     assert count(stack, "moderator") == 0
     assert count(stack, "moderator", "Quarantine") == (1 if spec["quarantine"] else 0)

@@ -38,7 +38,7 @@ def test_garbage_gets_a_receipt_naming_the_line_and_changes_nothing(seated):
     outcome = seated.send("north", "ATACK now\nREST\n")
     assert outcome.status == "receipt"
     text = flat_text(outcome.replies[0].raw)
-    assert "ERR ATACK now" in text and "did you mean 'ATTACK'" in text
+    assert "refused ATACK now" in text and "did you mean 'ATTACK'" in text
     assert "Nothing was applied" in text and "line 4" in text
     assert seated.fingerprint() == before
 
@@ -475,7 +475,7 @@ def test_a_receipt_quotes_at_most_100_lines_and_says_how_many_more_were_read(sea
     outcome = seated.send("north", "".join(f"BOGUS{n}\n" for n in range(150)))
     text = flat_text(outcome.replies[0].raw)
     assert outcome.status == "receipt"
-    assert "ERR BOGUS99" in text and "ERR BOGUS100" not in text
+    assert "refused BOGUS99" in text and "refused BOGUS100" not in text
     assert "Only the first 100 lines are shown; 50 more were read" in text
 
 

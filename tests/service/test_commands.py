@@ -38,8 +38,8 @@ def test_check_is_a_dry_run(seated):
     before = seated.fingerprint()
     outcome = seated.send("north", "CHECK\nATTACK\n")
     text = flat(text_of(outcome.replies[0].raw))
-    assert "CHECK only: nothing was applied. 1 of your orders would run now" in text
-    assert "not the game's dice" in text
+    assert "CHECK only: nothing was applied. Sent now, of your orders 1 would run." in text
+    assert "would run ATTACK" in text and "not the game's" in text
     assert seated.fingerprint() == before
 
 

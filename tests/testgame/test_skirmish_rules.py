@@ -362,5 +362,5 @@ def test_the_bots_play_skirmish_to_its_end_by_mail(tmp_path, monkeypatch):
     reports = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default).get_body(("plain",)).get_content()
                for p in sorted((out / "mail" / "sent" / "red@players.demo").glob("*/*"))]
     assert any("THE RESULT" in text for text in reports)
-    assert any(re.search(r"ok +MOVE \w+ TO \w+", text) for text in reports)  # the red bot's own moves
+    assert any(re.search(r"(?:ran|queued) +MOVE \w+ TO \w+", text) for text in reports)  # the red bot's own moves
     assert any("BATTLE in" in text for text in reports)

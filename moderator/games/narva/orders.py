@@ -40,20 +40,20 @@ SPECS = [
               "Attack an enemy hex with adjacent activated units, optionally with one or two air units (FULL or "
               "NORMAL attack). MIN <odds> skips the attack below those odds (fog of war off only: under fog a line "
               "with MIN is refused when your message is read, 2.1.3).",
-              ("ATTACK 2022 WITH 1078 466 657 FULL IL-2M-1", "ATTACK 2423 WITH 602 381 MIN 2-1")),
+              ("ATTACK 2332 WITH 381 456 FULL IL-2M-1", "ATTACK 2332 WITH 381 456 MIN 2-1")),
     OrderSpec("attack", "done", "ATTACK DONE", "No more attacks in this activation."),
     # results (9.4-9.6, 11.1)
     OrderSpec("loss", "units", "LOSS <units:unit...>",
               "Take step losses on these units, one step per name (name a unit twice to lose both its steps); the "
-              "first must be a strongest unit (9.4.1).", ("LOSS 381 456",)),
+              "first must be a strongest unit (9.4.1).", ("LOSS 131 163",)),
     OrderSpec("loss", "auto", "LOSS AUTO", "The moderator allocates: strongest first, then flip before eliminating."),
     OrderSpec("retreat", "via", "RETREAT [<units:unit...>] VIA <path:hex...>",
               "Retreat along these hexes (all units, or the named ones; the rest are asked again). Must be among "
-              "the best paths under 9.5.", ("RETREAT VIA 2021 1921",)),
+              "the best paths under 9.5.", ("RETREAT VIA 3025",)),
     OrderSpec("retreat", "auto", "RETREAT AUTO", "The moderator picks the best retreat (9.5, then toward supply)."),
     OrderSpec("advance", "units", "ADVANCE <units:unit...> [TO <hex:hex>]",
               "Advance into the vacated hex; mechanized units may continue TO an adjacent hex (9.6.3).",
-              ("ADVANCE 381 456", "ADVANCE FHH/PZG TO 2023")),
+              ("ADVANCE 381 456", "ADVANCE PZ TO 2232")),
     OrderSpec("advance", "auto", "ADVANCE AUTO", "Advance the strongest eligible units, up to the stacking limit."),
     OrderSpec("advance", "none", "ADVANCE NONE", "Do not advance."),
     OrderSpec("displace", "to", "DISPLACE TO <hex:hex>", "Put your displaced HQ in this hex (11.1.3).",
@@ -71,7 +71,7 @@ SPECS = [
     OrderSpec("freemove", "units", "FREEMOVE UNITS <units:unit...>", "Free Move with up to 3 units anywhere."),
     OrderSpec("freemove", "none", "FREEMOVE NONE", "Do not use the Free Move."),
     OrderSpec("regroup", "formation", "REGROUP <formation:formation>",
-              "Random event: move all units of this formation (2.5.2B).", ("REGROUP 11",)),
+              "Random event: move all units of this formation (2.5.2B).", ("REGROUP 61",)),
     OrderSpec("regroup", "none", "REGROUP NONE", "Do not regroup."),
     OrderSpec("rebuild", "unit", "REBUILD <unit:unit>", "Spend a replacement point on this unit (11.2).",
               ("REBUILD 162G",)),
@@ -84,9 +84,9 @@ SPECS = [
               "Delay these German reinforcements one turn to enter elsewhere (8.4).", ("REROUTE 11/HQ 11/2G TO A",)),
     OrderSpec("reroute", "none", "REROUTE NONE", "No reroute."),
     OrderSpec("place", "at", "PLACE <unit:unit> AT <hex:hex>", "Place a reinforcement whose entry is blocked, or an "
-              "arriving Soviet Army HQ.", ("PLACE 8/HQ AT 3512",)),
+              "arriving Soviet Army HQ.", ("PLACE 8/HQ AT 1817",)),
     OrderSpec("place", "auto", "PLACE AUTO", "The nearest legal hex."),
-    OrderSpec("land", "at", "LAND AT <hex:hex>", "Land the 260th MS brigade at Merekula (8.6).", ("LAND AT 1637",)),
+    OrderSpec("land", "at", "LAND AT <hex:hex>", "Land the 260th MS brigade at Merekula (8.6).", ("LAND AT 2033",)),
     OrderSpec("land", "none", "LAND NONE", "Not this turn."),
     OrderSpec("coastal", "fire", "COASTAL FIRE", "Barrage the landing hex (8.6C)."),
     OrderSpec("coastal", "none", "COASTAL NONE", "Hold fire."),

@@ -48,7 +48,11 @@ def play_options(board: Board, frame: PhaseFrame) -> list[str]:
     for card in ("assault", "counterattack"):
         if card in held:
             using = " USING COUNTERATTACK" if card == "counterattack" else ""
-            options += [f"ASSAULT GROUP {a}{using}" for a in activation.group_areas(board, side)]
+            for area in activation.group_areas(board, side):
+                # With TO, the group moves into a neighbouring area (ferries count, L384) and the card ends.
+                options.append(f"ASSAULT GROUP {area}{using}")
+                options += [f"ASSAULT GROUP {area} TO {target}{using}"
+                            for target in sorted(board.geo.neighbours(area, include_ferry=True))]
             options += [f"ASSAULT DIVISION {d}{using}" for d in activation.divisions_on_map(board, side)]
     if "redeployment" in held:
         options += [f"REDEPLOY GROUP {a}" for a in activation.group_areas(board, side)]

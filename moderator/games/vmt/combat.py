@@ -142,7 +142,8 @@ class Combat:
                     prompt = (f"Combat in {frame['area']}: allocate {due} hit(s) to your blocks"
                               + (f"; {sixes} of them are 6s that must hit different blocks and exhaust them"
                                  if sixes else "") + "; the first hit goes to a strongest block.")
-                    out.append(ask(frame, side, "hits", prompt, ["HITS AUTO"], "HITS AUTO",
+                    out.append(ask(frame, side, "hits", prompt, ["HITS AUTO", *hit_options(board, frame, side)],
+                                   "HITS AUTO",
                                    deadline="reaction", context=dict(context, role="attacker" if side == attacker
                                                                      else "defender")))
             return out
@@ -519,6 +520,27 @@ def auto_hits(board: Board, frame: CombatFrame, side: str) -> list[str]:
         order.append(choice)
         sp[choice] -= 1
     return order
+
+
+#: Hit allocations are listed as options while there are no more candidate orders than this to check.
+MOST_HIT_ORDERS = 729
+
+
+def hit_options(board: Board, frame: CombatFrame, side: str) -> list[str]:
+    """Every legal allocation of the hits due (L312, L320), as HITS orders, when there are few enough
+    to list (a player then sees the blocks each hit may fall on); else none (HITS AUTO stays)."""
+    due, _sixes, blocks = allocation_constraints(board, frame, side)
+    needed = min(due, sum(board.sp(b) for b in blocks))
+    if not needed or len(blocks) ** needed > MOST_HIT_ORDERS:
+        return []
+    legal = []
+    for order in itertools.product(sorted(blocks), repeat=needed):
+        try:
+            check_hits(board, frame, side, list(order))
+        except IllegalOrder:
+            continue
+        legal.append("HITS " + " ".join(order))
+    return legal
 
 
 def check_hits(board: Board, frame: CombatFrame, side: str, order: list[str]) -> None:

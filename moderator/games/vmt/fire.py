@@ -436,6 +436,9 @@ def counterattack_options(board: Board, side: str) -> list[str]:
     options = ["COUNTERATTACK NONE"]
     if not board.holds(side, "counterattack"):
         return options
-    options += [f"COUNTERATTACK GROUP {a}" for a in activation.group_areas(board, side)]
+    for area in activation.group_areas(board, side):
+        options.append(f"COUNTERATTACK GROUP {area}")
+        options += [f"COUNTERATTACK GROUP {area} TO {target}"
+                    for target in sorted(board.geo.neighbours(area, include_ferry=True))]
     options += [f"COUNTERATTACK DIVISION {d}" for d in activation.divisions_on_map(board, side)]
     return options

@@ -12,7 +12,7 @@ from moderator.core.grammar import ConditionSpec, Grammar, OrderSpec
 SPECS = [
     # -- set-up (free set-up, rulebook "Setting Up the Game")
     OrderSpec("setup", "place", "PLACE <block:block> <area:area>",
-              "Free set-up: put one of your blocks in an area (max 3 per area).", ("PLACE 50/121 A05",)),
+              "Free set-up: put one of your blocks in an area (max 3 per area).", ("PLACE 50/121 A04",)),
     OrderSpec("setup", "historical", "SETUP HISTORICAL",
               "Free set-up: put every block not yet placed where the historical set-up has it."),
     OrderSpec("setup", "done", "SETUP DONE", "Free set-up: file it (face down; revealed when both have filed)."),
@@ -26,7 +26,7 @@ SPECS = [
     # -- initial bombardment, step a)
     OrderSpec("discard", "cards", "DISCARD <cards:card...>",
               "Initial Bombardment a): discard these cards (not Air Strike, Heavy or Superheavy Artillery).",
-              ("DISCARD REDEPLOYMENT GOLIATH",)),
+              ("DISCARD REDEPLOYMENT",)),
     OrderSpec("discard", "none", "DISCARD NONE", "Initial Bombardment a): discard nothing."),
     # -- the action phase: play a card, pass, or end
     OrderSpec("card", "assault_group", "ASSAULT GROUP <area:area> [TO <target:area>] [USING <using:COUNTERATTACK>]",
@@ -45,7 +45,7 @@ SPECS = [
               "Play an Order card on a target: HEAVY_ARTILLERY, SUPERHEAVY_ARTILLERY, AIR_STRIKE ATTACK|INTERDICT, "
               "SOVIET_FIELD_ARTILLERY, SOVIET_COASTAL_ARTILLERY (no target: just discard it), FIGHTER_COVER "
               "(the interdicted area to clear).",
-              ("PLAY HEAVY_ARTILLERY A08", "PLAY AIR_STRIKE INTERDICT C02", "PLAY FIGHTER_COVER C02")),
+              ("PLAY HEAVY_ARTILLERY A08", "PLAY AIR_STRIKE INTERDICT C02")),
     OrderSpec("card", "pass", "PASS [DISCARD <discards:card...>] [WITHDRAW <withdraw:asset...>]",
               "Pass instead of playing: rally every exhausted block, discard any cards, withdraw assets.",
               ("PASS", "PASS DISCARD MORTARS WITHDRAW T26A")),
@@ -53,22 +53,22 @@ SPECS = [
     # -- activation
     OrderSpec("coordinate", "add", "COORDINATE <division:division> [USING <using:COUNTERATTACK>]",
               "Coordinated Assault: play another Assault to add a division stacked with the activated ones.",
-              ("COORDINATE 24",)),
+              ("COORDINATE 50 USING COUNTERATTACK",)),
     OrderSpec("coordinate", "none", "COORDINATE NONE", "No (further) coordinated division."),
     OrderSpec("assets", "place",
               "ASSETS [ARMOR <armor:asset> <armor_area:area>] [PIONEER <pioneer:asset> <pioneer_area:area>]",
               "Place up to one Armor and one Pioneer from your pool with your blocks, before moving.",
-              ("ASSETS ARMOR STUG1 A06 PIONEER APIO1 A06",)),
+              ("ASSETS ARMOR PZ3 A04 PIONEER APIOA A04",)),
     OrderSpec("assets", "none", "ASSETS NONE", "Place no assets."),
     OrderSpec("move", "move", "MOVE <blocks:block...> TO <to:area> [VIA <via:area...>] [WITH <with_assets:asset...>]",
               "Move activated blocks (and assets that began with them) to an area; entering the enemy attacks.",
-              ("MOVE 50/121 50/122 TO A08 WITH STUG1", "MOVE 22/16 TO B05 VIA B02")),
+              ("MOVE 50/121 50/122 24/31 TO A08 WITH PZ3 APIOA", "MOVE 28/49 TO B05 VIA B10")),
     OrderSpec("move", "resolve", "RESOLVE <area:area>",
               "Divisional activation: fight the combat in that area now (all the blocks you wanted are in).",
               ("RESOLVE A08",)),
     OrderSpec("move", "storm", "STORM <area:area>",
               "Attack the undestroyed battery of an area with no Soviet block, with your activated blocks there.",
-              ("STORM A02",)),
+              ("STORM C08",)),
     OrderSpec("move", "done", "DONE", "Finish this card's activation (pending combats are fought first)."),
     # -- combat
     OrderSpec("support", "cards", "SUPPORT <cards:card...>",
@@ -87,14 +87,14 @@ SPECS = [
               "Retreat blocks (all remaining if none named) to an area, or split them with AND, each group to "
               "its own area (L206; extra losses are per group, Armor and Pioneer go with the first group); "
               "LOSSES names who takes the extra losses.",
-              ("RETREAT TO C03", "RETREAT 7NI/1 TO C04 LOSSES 7NI/1", "RETREAT 25/54 TO A14 AND 25/31 TO A12")),
+              ("RETREAT TO A12", "RETREAT Perekop TO A12 AND 25/54 TO A06")),
     OrderSpec("keep", "auto", "KEEP AUTO", "After an over-stacked victory, keep the 3 strongest; the rest go home."),
     OrderSpec("keep", "list", "KEEP <blocks:block...>", "Keep these (at most 3) in the conquered area.",
               ("KEEP 50/121 50/122 24/32",)),
     # -- reactions
     OrderSpec("counterattack", "group", "COUNTERATTACK GROUP <area:area> [TO <target:area>]",
               "React with a Counterattack card on the blocks of one area (TO: move them all into the target).",
-              ("COUNTERATTACK GROUP C03 TO C01",)),
+              ("COUNTERATTACK GROUP A12 TO A08",)),
     OrderSpec("counterattack", "division", "COUNTERATTACK DIVISION <division:division>",
               "React with a Counterattack card on a division.", ("COUNTERATTACK DIVISION 25",)),
     OrderSpec("counterattack", "none", "COUNTERATTACK NONE", "No counterattack."),

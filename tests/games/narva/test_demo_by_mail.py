@@ -16,6 +16,8 @@ from moderator.games.narva.engine import engine
 from moderator.registry import Registry
 
 runner = CliRunner()
+#: A receipt's echo of a keyed order, with what became of it (service/receipt_lines.py).
+ECHOED = r"^\s+\d+ (?:ran|queued|held|not run|filed|read|not applied)\s+(ON .*)$"
 
 
 def bodies(folder) -> list[str]:
@@ -50,7 +52,7 @@ def test_demo_plays_narva_to_the_end_by_mail_and_keeps_each_side_s_orders_privat
     # each side's keyed orders are echoed in its own receipts only
     assert any("ON HQ" in text or "ON ANY" in text for text in soviet)
     for text in german:
-        for line in re.findall(r"^\s+\d+ ok\s+(ON .*)$", text, re.M):
+        for line in re.findall(ECHOED, text, re.M):
             assert all(line not in other for other in soviet)
-    soviet_orders = {line for text in soviet for line in re.findall(r"^\s+\d+ ok\s+(ON .*)$", text, re.M)}
+    soviet_orders = {line for text in soviet for line in re.findall(ECHOED, text, re.M)}
     assert soviet_orders and not any(order in text for order in soviet_orders for text in german)

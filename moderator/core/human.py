@@ -1,0 +1,184 @@
+"""Human text among the orders (issue 12, DESIGN §4 "The text format").
+
+People write "Hi Ref," above their orders and "Thanks – and sorry, Alice" below them.  Such a line
+is reported as "not an order, ignored" and holds nothing back.  A line that *looks like* an order
+and cannot be read still holds the whole message back, as it always has: guessing around a
+mistyped order is how a player loses a move.  A line looks like an order when
+
+* it starts with an order keyword (or a word of the script language: STOP, STANDING, ASK, ON, IF),
+  or with a number or a name the player's orders use (a unit, an area, a card);
+* or it starts with an abbreviation of a keyword (three letters or more; two only when an order
+  word follows: "Hi Ref," begins like HITS but is a greeting);
+* or it starts with a near miss of a keyword (one typing slip: a letter wrong, missing, doubled or
+  two swapped; two in a long word): "ATACK now", "Retrat to C03".  A slip on the first letter is
+  rarer than a word that happens to be close ("Best regards" is one letter from REST), so then
+  something else in the line must read like an order (a number, a name, a keyword).
+
+YES and NO alone answer the yes/no question asked now (see `yes_no_answers`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from moderator.core.grammar import Grammar, Lexicon, tokenize
+
+#: The words of the script language (core/plans.py) that begin a line.
+SCRIPT_WORDS = ("STOP", "STANDING", "ASK", "ON", "IF")
+#: The words that answer a yes/no question.
+YES, NO = "YES", "NO"
+#: Punctuation that ends a word of prose ("Hi," "Thanks!") but is never part of an order word.
+_PROSE_MARKS = ",.;:!?…"
+#: Keywords that are also everyday English: alone they do not make prose read as an order.
+_COMMON_WORDS = frozenset({"TO", "AND", "WITH", "AT", "VIA", "IF", "ON", "NO", "NOT", "ALL", "ANY", "NEXT"})
+
+
+def plain_word(token: str) -> str:
+    """A token as a word: upper case, without the punctuation prose puts after it."""
+    return token.upper().rstrip(_PROSE_MARKS)
+
+
+def slips(a: str, b: str) -> int:
+    """Typing slips between two words: letters wrong, missing or extra, and neighbours swapped
+    (the optimal-string-alignment distance)."""
+    rows = [list(range(len(b) + 1))]
+    for i, x in enumerate(a, 1):
+        row = [i] + [0] * len(b)
+        for j, y in enumerate(b, 1):
+            row[j] = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (x != y))
+            if i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
+                row[j] = min(row[j], rows[-2][j - 2] + 1)
+        rows.append(row)
+    return rows[-1][-1]
+
+
+def near_miss(word: str, keywords: Iterable[str]) -> bool:
+    """`word` is one typing slip from a keyword (two for a word of eight letters or more)."""
+    if len(word) < 4 or not word.isalpha():
+        return False
+    allowed = 2 if len(word) >= 8 else 1
+    return any(abs(len(k) - len(word)) <= allowed and slips(word, k) <= allowed for k in keywords)
+
+
+def is_abbreviation(word: str, keywords: Iterable[str]) -> bool:
+    """`word` (two letters or more) begins a keyword, as the grammar accepts."""
+    return len(word) >= 2 and word.isalpha() and any(k.startswith(word) and k != word for k in keywords)
+
+
+@dataclass(frozen=True)
+class OrderWords:
+    """What an order line of one game may start with, and the words inside orders."""
+
+    keywords: frozenset[str]  # the first words of the game's orders and of the script language
+    inner: frozenset[str]  # every other keyword of the orders (TO, WITH, NONE, AUTO ...)
+    lexicon: Lexicon
+
+    @classmethod
+    def of(cls, grammar: Grammar, lexicon: Lexicon, kinds: Iterable[str] = ()) -> OrderWords:
+        """The words of `grammar`, the names of `lexicon`, and the decision kinds (for ASK <kind>)."""
+        first = frozenset(grammar.keywords) | frozenset(SCRIPT_WORDS)
+        # Upper-case words of the syntax: keywords, and the choices of slots (<mode:ATTACK|INTERDICT>).
+        inner = frozenset(word for spec in grammar.specs for word in re.findall(r"[A-Z][A-Z_]+", spec.syntax))
+        inner |= {kind.upper() for kind in kinds} | {"CLEAR"}
+        return cls(first, inner - first - _COMMON_WORDS, lexicon)
+
+    def is_name(self, token: str) -> bool:
+        """An exact name or alias the player's orders use (a unit, an area, a card ...)."""
+        word = token.rstrip(_PROSE_MARKS)
+        return any(self.lexicon.lookup(kind, word) is not None for kind in self.lexicon.names)
+
+    def reads_as_order(self, token: str) -> bool:
+        """A token that only an order would hold: a number, a name, a keyword."""
+        word = plain_word(token)
+        return bool(word) and (any(c.isdigit() for c in word) or word in self.keywords or word in self.inner
+                               or self.is_name(token))
+
+
+def looks_like_order(text: str, words: OrderWords) -> bool:
+    """Whether a line that is neither envelope nor command is meant as an order (module docstring)."""
+    tokens = tokenize(text)
+    if not tokens:
+        return False
+    first = plain_word(tokens[0])
+    rest = tokens[1:]
+    if first in SCRIPT_WORDS and first != "STOP":
+        # "On Monday ..." and "If possible ..." are prose; a guard has its colon or THEN.
+        return ":" in text or " THEN " in f" {text.upper()} " or any(words.reads_as_order(t) for t in rest)
+    if first in words.keywords or any(c.isdigit() for c in first) or words.is_name(tokens[0]):
+        return True
+    if is_abbreviation(first, words.keywords):
+        if len(first) >= 3:
+            return True
+        # "HI 50/121" is HITS cut short; "Hi", "Hi Ref," and "Hi Ref, back on 12 May" are greetings.
+        return bool(rest) and words.reads_as_order(rest[0])
+    if near_miss(first, [k for k in words.keywords if k[0] == first[0]]):
+        return True  # a slip in the middle of a keyword: "ATACK now", "Retrat to C03"
+    if near_miss(first, words.keywords):
+        # A slip on the first letter is rarer than a word that happens to be close: "Best regards"
+        # is one letter from REST.  Such a line is an order only if the rest of it reads as one.
+        return any(words.reads_as_order(t) for t in rest)
+    return False
+
+
+def kinds_of_line(text: str, grammar: Grammar) -> set[str]:
+    """The decision kinds an order line's first word (a keyword or an abbreviation of one) may answer."""
+    tokens = tokenize(text)
+    first = plain_word(tokens[0]) if tokens else ""
+    exact = {spec.kind for spec in grammar.specs if spec.first_keyword == first}
+    if exact or len(first) < 2:
+        return exact
+    return {spec.kind for spec in grammar.specs if (spec.first_keyword or "").startswith(first)}
+
+
+# ---------------------------------------------------------------- YES and NO
+
+
+@dataclass(frozen=True)
+class YesNo:
+    """What YES and NO mean now for one seat: the order each stands for, or why neither can be used."""
+
+    yes: str | None = None
+    no: str | None = None
+    yes_problem: str = "YES answers a yes/no question, and none is asked of you now: write the order instead"
+    no_problem: str = "NO answers a yes/no question, and none is asked of you now: write the order instead"
+
+    def answer(self, word: str) -> tuple[str | None, str]:
+        """(the order `word` stands for, or None; the problem when None)."""
+        if word == YES:
+            return self.yes, self.yes_problem
+        return self.no, self.no_problem
+
+
+def is_declining(text: str) -> bool:
+    """An answer that says no: `NONE`, `COVER NONE`, `REINFORCE NONE`."""
+    return text == "NONE" or text.endswith(" NONE")
+
+
+def yes_no_answers(questions: Sequence[tuple[str, Sequence[str]]]) -> YesNo:
+    """YES and NO for the questions asked of a seat now, each given as (prompt, its legal answers).
+
+    A yes/no question is one with a declining answer (`COVER NONE`, `COASTAL NONE`) or with a single
+    answer (`READY`).  NO is its declining answer; YES its one other answer (a question with several
+    leaves YES to be written out, and says which).  With several yes/no questions open, each answer
+    must be written out.
+    """
+    yes_no = [(prompt, list(answers)) for prompt, answers in questions
+              if len(answers) == 1 or any(is_declining(a) for a in answers)]
+    if not yes_no:
+        return YesNo()
+    if len(yes_no) > 1:
+        asked = "; ".join(prompt for prompt, _ in yes_no)
+        problem = f"several yes/no questions are asked of you now ({asked}): write each answer as an order"
+        return YesNo(yes_problem=problem, no_problem=problem)
+    prompt, answers = yes_no[0]
+    no = next((a for a in answers if is_declining(a)), None)
+    others = [a for a in answers if not is_declining(a)]
+    no_problem = f"NO is not an answer to what you are asked ({prompt}): write the order instead"
+    if len(others) == 1:
+        return YesNo(others[0], no, no_problem=no_problem)
+    if not others:
+        return YesNo(None, no, yes_problem=f"YES is not open now ({prompt}): the only answer is {no}")
+    listed = " or ".join(others[:6]) + (f" (and {len(others) - 6} more)" if len(others) > 6 else "")
+    return YesNo(None, no, yes_problem=f"YES could mean {listed}: write the one you mean")

@@ -1,0 +1,168 @@
+"""What happened to each line of a message, as its receipt says it (issue 12: "a receipt never says
+Accepted for a line that did not run").
+
+Every order line is shown as *ran*, *queued* (with the question it waits for), *held* (with the
+reason), *not run* (after a held line), *skipped* (its IF did not hold), *filed* (a standing order),
+or, when the message could not be read, *refused* (the bad line, with why) and *read* (the others:
+nothing was applied).  Prose is *ignored*.  A CHECK says the same in the conditional: *would run*,
+*would wait*, *would be refused*.
+
+The statuses are worked out when the run is done, from the runner's steps and holds: the script is
+used from its head, one line at a time, so the lines used are the filed script's first ones, and a
+hold takes the line it stopped at and every line after it.  A quiet receipt that waits for the
+seat's next report keeps the statuses of the run it came from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from moderator.core.plans import ScriptLine
+from moderator.core.runner import Hold, Step
+
+#: The label of each status in a receipt, and in a CHECK.
+LABELS = {"ran": "ran", "queued": "queued", "held": "held", "not run": "not run", "skipped": "skipped",
+          "filed": "filed", "refused": "refused", "read": "read", "ignored": "ignored", "not applied": "not applied"}
+#: The order in which a verdict counts them.
+ORDER = ("ran", "queued", "held", "not run", "skipped", "filed", "not applied")
+CHECK_LABELS = dict(LABELS, ran="would run", queued="would wait", held="would be refused",
+                    skipped="would skip", filed="would file")
+
+
+@dataclass(frozen=True)
+class Fate:
+    """What happened to one line: its status and, where it helps, why."""
+
+    status: str
+    why: str = ""
+
+
+def script_fates(script: Sequence[ScriptLine], remaining: Sequence[ScriptLine], steps: Sequence[Step],
+                 hold: Hold | None, waits_for: Callable[[ScriptLine], str]) -> list[Fate]:
+    """The fate of each line of `script` (the seat's script as the run began), given the lines left
+    after it (`remaining`), the seat's script steps in order and its hold (module docstring)."""
+    total = len(script)
+    if hold is None:
+        used, stopped_at = total - len(remaining), None
+    elif hold.text == "STOP":
+        used, stopped_at = total - len(hold.held), None  # STOP itself was used; the rest is held
+    else:
+        used, stopped_at = total - 1 - len(hold.held), total - 1 - len(hold.held)
+    fates: list[Fate] = []
+    ran = [s for s in steps if s.source == "script"]
+    for index, line in enumerate(script):
+        if index < used:
+            fate, ran = _used(line, ran)
+        elif index == stopped_at:
+            fate = Fate("held", hold.reason if hold else "")
+        elif hold is not None:
+            after = "after STOP" if hold.text == "STOP" else f"line {hold.line_no} was held"
+            fate = Fate("not run", after)
+        else:
+            fate = Fate("queued", waits_for(line))
+        fates.append(fate)
+    return fates
+
+
+def _used(line: ScriptLine, ran: list[Step]) -> tuple[Fate, list[Step]]:
+    """A line the run used: it answered a question, or its IF did not hold, or it was STOP."""
+    if line.is_stop:
+        return Fate("ran", "the script stopped here"), ran
+    if ran and ran[0].line_no == line.line_no and ran[0].text == line.text:
+        return Fate("ran"), ran[1:]
+    if line.guard:
+        return Fate("skipped", "its IF did not hold"), ran
+    return Fate("ran"), ran
+
+
+def settle_lines(receipt: dict[str, Any], positions: dict[int, int], fates: Sequence[Fate],
+                 agenda_lines: frozenset[int], agenda_used: set[int], check: bool = False) -> None:
+    """Write each order line's status into the receipt (script lines by their place in the filed
+    script; keyed orders by whether a question used them; standing orders are filed)."""
+    labels = CHECK_LABELS if check else LABELS
+    for line in receipt.get("lines", []):
+        if line.get("status") in ("ignored", "refused", "not applied"):
+            continue
+        number = line["line_no"]
+        if number in positions and positions[number] < len(fates):
+            fate = fates[positions[number]]
+        elif number in agenda_lines:
+            fate = Fate("ran") if number in agenda_used else \
+                Fate("queued", "a keyed order: used by the first question it fits this turn")
+        else:
+            fate = Fate("filed", "in force from now on") if str(line.get("canonical", "")).startswith(
+                ("STANDING", "ON CLEAR")) else Fate("filed")
+        mark(line, fate, labels)
+
+
+def catch_up(receipts: Sequence[dict[str, Any]], answers: Sequence[dict[str, Any]],
+             holds: Sequence[dict[str, Any]]) -> None:
+    """Receipts that waited for this report: their queued lines that a later run used (`answers`,
+    `holds`: the seat's logged answers and holds since its last report) now say what became of them."""
+    for receipt in receipts:
+        for line in receipt.get("lines", []):
+            if line.get("status") == "queued":
+                fate = _later_fate(line["line_no"], str(line.get("canonical") or ""), answers, holds)
+                if fate is not None:
+                    mark(line, fate)
+        if str(receipt.get("verdict", "")).startswith("Of your orders"):
+            receipt["verdict"] = summary(receipt)
+
+
+def _later_fate(number: int, canonical: str, answers: Sequence[dict[str, Any]],
+                holds: Sequence[dict[str, Any]]) -> Fate | None:
+    """What a later run did with a queued line, from the logged answers and holds (None: still queued)."""
+    order = canonical.split(": ", 1)[-1]  # the order of a guarded (IF) or keyed (ON) line
+    for hold in holds:
+        if hold.get("line") == number and hold.get("text") in (canonical, "STOP"):
+            return Fate("ran", "the script stopped here") if hold["text"] == "STOP" else \
+                Fate("held", str(hold.get("reason", "")))
+    if any(a.get("source") in ("script", "agenda") and a.get("line") == number and a.get("text") == order
+           for a in answers):
+        return Fate("ran")
+    stop = next((h for h in holds if canonical in h.get("held", [])), None)
+    if stop is not None:
+        return Fate("not run", "after STOP" if stop.get("text") == "STOP" else f"line {stop.get('line')} was held")
+    return None
+
+
+def mark(line: dict[str, Any], fate: Fate, labels: dict[str, str] = LABELS) -> None:
+    """Write a line's fate; a note from reading it ("YES stands for COVER") stays when the fate has none."""
+    line["why"] = fate.why or (line.get("why", "") if line.get("status") == "read" else "")
+    line["status"] = fate.status
+    line["label"] = labels.get(fate.status, fate.status)
+
+
+def mark_all(receipt: dict[str, Any], status: str, why: str, statuses: tuple[str, ...] = ()) -> None:
+    """Every order line (of `statuses`, or all that are neither prose nor refused) gets `status`."""
+    for line in receipt.get("lines", []):
+        current = line.get("status")
+        if current in ("ignored", "refused") or (statuses and current not in statuses):
+            continue
+        mark(line, Fate(status, why))
+
+
+def summary(receipt: dict[str, Any], check: bool = False) -> str:
+    """`Of your orders, 2 ran and 1 is queued.`: how many order lines of the message had each fate."""
+    counts: dict[str, int] = {}
+    for line in receipt.get("lines", []):
+        if line.get("status") not in (None, "ignored", "refused", "read"):
+            counts[line["status"]] = counts.get(line["status"], 0) + 1
+    if not counts:
+        return "Your message held no orders."
+    told = [_counted(status, counts[status], check) for status in ORDER if status in counts]
+    listed = told[0] if len(told) == 1 else ", ".join(told[:-1]) + " and " + told[-1]
+    return f"{'Sent now, of your orders' if check else 'Of your orders,'} {listed}."
+
+
+def _counted(status: str, count: int, check: bool) -> str:
+    """`2 ran`, `1 is queued`, `3 would wait`."""
+    if check:
+        return f"{count} {CHECK_LABELS.get(status, status)}"
+    verb = {"ran": "ran", "skipped": "were skipped" if count > 1 else "was skipped",
+            "not run": "did not run" }.get(status)
+    if verb is None:
+        verb = ("are " if count > 1 else "is ") + status
+    return f"{count} {verb}"
