@@ -292,6 +292,10 @@ class Grammar:
         return [(self.kind_titles.get(kind, kind), specs) for kind, specs in sections.items()]
 
 
+#: The most words one name may be written in ('Superheavy Artillery', 'Red Square', '16th Panzer Division').
+_LONGEST_NAME = 4
+
+
 class _Matcher:
     """One attempt to match a line's tokens against one order form (backtracking, longest lists first)."""
 
@@ -328,9 +332,22 @@ class _Matcher:
         if pos >= len(self.tokens):
             raise _Fail(pos, ParseError(f"missing {element.name}"))
         if not element.many:
-            args[element.name] = _value(element, self.tokens[pos], pos, self.lexicon)
-            return self.seq(elements, i + 1, pos + 1, args)
+            value, width = self.value_at(element, pos)
+            args[element.name] = value
+            return self.seq(elements, i + 1, pos + width, args)
         return self.many(element, elements, i, pos, args)
+
+    def value_at(self, element: _Slot, pos: int) -> tuple[Value, int]:
+        """The value at token `pos` and how many words it took: people write 'Heavy Artillery' or
+        'Red Square' for the names HEAVY_ARTILLERY and RedSquare, so a name may span words."""
+        if element.type not in ("int", "choice", "word"):
+            for width in range(min(_LONGEST_NAME, len(self.tokens) - pos), 1, -1):
+                words = self.tokens[pos:pos + width]
+                for joiner in ("_", " ", "", "-"):
+                    found = self.lexicon.lookup(element.type, joiner.join(words))
+                    if found is not None:
+                        return found, width
+        return _value(element, self.tokens[pos], pos, self.lexicon), 1
 
     def keyword(self, element: _Keyword, pos: int) -> None:
         if pos >= len(self.tokens):
@@ -358,12 +375,12 @@ class _Matcher:
 
     def many(self, element: _Slot, elements: Sequence[Any], i: int, pos: int, args: dict[str, Value]) -> int:
         """One or more values: the longest run that still lets the rest of the form match."""
-        values, last_error = self.run_of_values(element, elements, pos)
+        values, ends, last_error = self.run_of_values(element, elements, pos)
         for count in range(len(values), 0, -1):
             trial = dict(args)
             trial[element.name] = tuple(values[:count])
             try:
-                result = self.seq(elements, i + 1, pos + count, trial)
+                result = self.seq(elements, i + 1, ends[count - 1], trial)
                 args.clear()
                 args.update(trial)
                 return result
@@ -376,9 +393,12 @@ class _Matcher:
         assert last_error is not None
         raise last_error
 
-    def run_of_values(self, element: _Slot, elements: Sequence[Any], pos: int) -> tuple[list[str], _Fail | None]:
-        """The values from `pos` on that `element` accepts, stopping at a keyword of the rest of the form."""
+    def run_of_values(self, element: _Slot, elements: Sequence[Any],
+                      pos: int) -> tuple[list[str], list[int], _Fail | None]:
+        """The values from `pos` on that `element` accepts, stopping at a keyword of the rest of the form,
+        with the token position after each value."""
         values: list[str] = []
+        ends: list[int] = []
         last_error: _Fail | None = None
         end = pos
         while end < len(self.tokens):
@@ -387,16 +407,18 @@ class _Matcher:
                     and self.tokens[end].upper() in _keywords_of(elements):
                 break  # a keyword of the rest of the form ends the list; no need to explain it
             try:
-                values.append(str(_value(element, self.tokens[end], end, self.lexicon)))
+                value, width = self.value_at(element, end)
             except _Fail as fail:
                 last_error = fail
                 if values:
                     self.deep.append(fail)  # the list may end here; if nothing else fits, this says why
                 break
-            end += 1
+            values.append(str(value))
+            end += width
+            ends.append(end)
         if not values:
             raise last_error or _Fail(pos, ParseError(f"missing {element.name}"))
-        return values, last_error
+        return values, ends, last_error
 
 
 def _keywords_of(elements: Sequence[Any]) -> set[str]:

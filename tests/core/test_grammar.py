@@ -107,3 +107,23 @@ def test_a_name_not_found_among_few_lists_them_all():
         lex.add("card", card)
     with pytest.raises(ParseError, match=r"no card 'Z99' \(yours: C05, C12, C16\)"):
         lex.resolve("card", "Z99")
+
+
+def test_a_name_written_in_several_words_is_the_name():
+    # Issue 12, human text: people write 'heavy artillery' and 'Red Square' for HEAVY_ARTILLERY and
+    # RedSquare; the words make one name, alone and in a list, and the rest of the line still parses.
+    grammar = Grammar([OrderSpec("card", "play", "PLAY <card:card> [<target:area>]", "Play a card."),
+                       OrderSpec("card", "discard", "DISCARD <cards:card...>", "Discard cards."),
+                       OrderSpec("assault", "assault", "ASSAULT <building:building> WITH <formations:word...>",
+                                 "Assault a building.")])
+    lex = lexicon()
+    for card in ("HEAVY_ARTILLERY", "SUPERHEAVY_ARTILLERY", "ASSAULT", "AIR_STRIKE"):
+        lex.add("card", card)
+    lex.add("building", "RedSquare")
+    assert grammar.parse("play heavy artillery a27", lex).get("card") == "HEAVY_ARTILLERY"
+    assert grammar.parse("play heavy artillery a27", lex).get("target") == "A27"
+    assert grammar.parse("discard air strike assault Superheavy Artillery", lex).values("cards") == (
+        "AIR_STRIKE", "ASSAULT", "SUPERHEAVY_ARTILLERY")
+    assert grammar.parse("ASSAULT Red Square WITH 16Pz 24Pz", lex).get("building") == "RedSquare"
+    with pytest.raises(ParseError):  # two words that make no name are still two words
+        grammar.parse("play heavy mortars a27", lex)
