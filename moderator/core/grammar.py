@@ -148,12 +148,13 @@ class Lexicon:
         self.names.setdefault(type_, {})[canonical] = aliases
         exact = self._exact.setdefault(type_, {})
         for name in (canonical, *aliases):
-            exact.setdefault(name.casefold(), canonical)
-        exact[canonical.casefold()] = canonical
+            exact.setdefault(_spelling(name), canonical)
+        exact[_spelling(canonical)] = canonical
 
     def lookup(self, type_: str, token: str) -> str | None:
-        """The canonical name for an exact name or alias, or None (fast, no suggestions)."""
-        return self._exact.get(type_, {}).get(token.casefold())
+        """The canonical name for an exact name or alias, or None (fast, no suggestions); case,
+        hyphens and underscores do not count (Heavy-Artillery is HEAVY_ARTILLERY)."""
+        return self._exact.get(type_, {}).get(_spelling(token))
 
     def resolve(self, type_: str, token: str) -> str:
         table = self.names.get(type_, {})
@@ -176,6 +177,11 @@ class Lexicon:
             # Nothing close, but few names to choose from (a hand of cards): name them all.
             raise ParseError(f"no {type_} '{token}' (yours: {', '.join(table)})")
         raise ParseError(f"no {type_} '{token}'", tuple(dict.fromkeys(near)))
+
+
+def _spelling(name: str) -> str:
+    """A name as the lexicon compares it: case folded, hyphen and space written as underscore."""
+    return name.casefold().replace("-", "_").replace(" ", "_")
 
 
 # ---------------------------------------------------------------- grammar
@@ -343,7 +349,7 @@ class _Matcher:
         if element.type not in ("int", "choice", "word"):
             for width in range(min(_LONGEST_NAME, len(self.tokens) - pos), 1, -1):
                 words = self.tokens[pos:pos + width]
-                for joiner in ("_", " ", "", "-"):
+                for joiner in ("_", ""):
                     found = self.lexicon.lookup(element.type, joiner.join(words))
                     if found is not None:
                         return found, width

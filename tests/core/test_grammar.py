@@ -122,6 +122,7 @@ def test_a_name_written_in_several_words_is_the_name():
     lex.add("building", "RedSquare")
     assert grammar.parse("play heavy artillery a27", lex).get("card") == "HEAVY_ARTILLERY"
     assert grammar.parse("play heavy artillery a27", lex).get("target") == "A27"
+    assert grammar.parse("play Heavy-Artillery a27", lex).get("card") == "HEAVY_ARTILLERY"
     assert grammar.parse("discard air strike assault Superheavy Artillery", lex).values("cards") == (
         "AIR_STRIKE", "ASSAULT", "SUPERHEAVY_ARTILLERY")
     assert grammar.parse("ASSAULT Red Square WITH 16Pz 24Pz", lex).get("building") == "RedSquare"
