@@ -224,6 +224,11 @@ class Engine(Protocol[S]):
 
     def outcome(self, state: S) -> Outcome | None: ...
 
+    def score_now(self, state: S) -> Outcome | None:
+        """Who the rules put ahead if the game stopped now (a league round's time-out decides an
+        unfinished game by it), or None for a game whose rules give no such measure."""
+        ...
+
     # ---------------------------------------------------------------- what players see
 
     def view(self, state: S, role: str) -> View:
