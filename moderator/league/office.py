@@ -53,7 +53,23 @@ def declaration_of(league: League) -> Declaration:
                        league.format, league.rounds, league.round_days, 0.0, league.timeout,  # type: ignore[arg-type]
                        tuple(t for t in league.tie_breaks.split(",") if t),  # type: ignore[misc]
                        league.turn_hours, league.nmr_limit, league.reserve_hours, league.fallback,  # type: ignore[arg-type]
-                       league.min_reliability)
+                       league.min_reliability, league.grace_minutes, league.pair_reliability)
+
+
+def shares_on_record(session: Session, addresses: Sequence[str]) -> dict[str, float]:
+    """The share of deadlines met by each address with at least RECORD_DECISIONS decisions on record
+    (a newcomer has no record and is judged by none)."""
+    ledgers = stored.ledgers(session, [address.lower() for address in addresses])
+    return {address: ledger.met_share or 0.0 for address, ledger in ledgers.items()
+            if ledger.answers + ledger.missed >= RECORD_DECISIONS}
+
+
+def unreliable(session: Session, league: League, addresses: Sequence[str]) -> set[str]:
+    """The addresses on record below the league's pairing reliability (none when it asks for none)."""
+    if not league.pair_reliability:
+        return set()
+    return {address for address, share in shares_on_record(session, addresses).items()
+            if share < league.pair_reliability}
 
 
 def sides_of(registry: Registry, league: League) -> tuple[str, str]:
@@ -92,6 +108,7 @@ class LeagueOffice:
                 tie_breaks=",".join(declaration.tie_breaks), turn_hours=declaration.turn_hours,
                 nmr_limit=declaration.nmr_limit, reserve_hours=declaration.reserve_hours,
                 fallback=declaration.fallback, min_reliability=declaration.min_reliability,
+                grace_minutes=declaration.grace_minutes, pair_reliability=declaration.pair_reliability,
                 referee_address=referee_address.lower(),
                 referee_secret_hash=member_secret_hash(league_id, "referee", referee_secret),
                 signup_token_hash=token_hash(token), created_at=now))
@@ -129,10 +146,9 @@ class LeagueOffice:
     @staticmethod
     def _check_reliability(session: Session, league: League, address: str) -> None:
         """Raises LeagueError when the league asks for a record the member's ledger falls short of."""
-        ledger = stored.ledgers(session, [address.lower()]).get(address.lower())
-        if not league.min_reliability or ledger is None or ledger.answers + ledger.missed < RECORD_DECISIONS:
+        share = shares_on_record(session, [address]).get(address.lower())
+        if not league.min_reliability or share is None:
             return
-        share = ledger.met_share or 0.0
         if share < league.min_reliability:
             raise LeagueError(f"this league asks members to have met {league.min_reliability:.0%} of their "
                               f"deadlines in the club's league games, and your record shows {share:.0%} "

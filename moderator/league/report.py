@@ -152,4 +152,5 @@ def summary(view: LeagueView) -> dict[str, Any]:
             "rounds": league.rounds, "round_days": league.round_days, "timeout": league.timeout,
             "tie_breaks": [t for t in league.tie_breaks.split(",") if t], "nmr_limit": league.nmr_limit,
             "fallback": league.fallback, "status": league.status, "current_round": league.current_round,
-            "min_reliability": league.min_reliability}
+            "min_reliability": league.min_reliability, "grace_minutes": league.grace_minutes,
+            "pair_reliability": league.pair_reliability}

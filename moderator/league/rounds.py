@@ -18,9 +18,10 @@ from sqlmodel import Session
 
 from moderator.clock import Clock, as_utc
 from moderator.league import pairing
+from moderator.league.botseats import is_bot
 from moderator.league.letters import Letters
 from moderator.league.model import Entrant, LeagueError, Pairing
-from moderator.league.office import LeagueOffice, sides_of
+from moderator.league.office import LeagueOffice, sides_of, unreliable
 from moderator.league.outcomes import finished_result, record_ledger, result_of, score_at_timeout, stop_game
 from moderator.league.ratings import OVERALL, Glicko, RatedGame, glicko_period
 from moderator.league.report import build_view, played_of
@@ -116,8 +117,9 @@ class RoundKeeper:
             return pairing.ladder_round(json.loads(league.ladder_json), number)
         active = stored.members(session, league.id, ["active"])
         ratings = stored.ratings(session, [m.address for m in active], OVERALL)
+        doubtful = unreliable(session, league, [m.address for m in active])
         entrants = [Entrant(m.id, m.seed or 10_000 + m.id, ratings[m.address].rating if m.address in ratings
-                            else 1500.0) for m in active if m.id is not None]
+                            else 1500.0, m.address not in doubtful) for m in active if m.id is not None]
         pairings = pairing.swiss_round(entrants, played_of(stored.games(session, league.id)))
         return self._preferred(session, league, pairings)
 
@@ -165,8 +167,11 @@ class RoundKeeper:
             return
         sides = sides_of(self.registry, league)
         secrets = {}
-        settings = {"deadline_hours": {"phase": league.turn_hours, "setup": league.turn_hours}} \
-            if league.turn_hours else {}
+        settings: dict[str, object] = {}
+        if league.turn_hours:
+            settings["deadline_hours"] = {"phase": league.turn_hours, "setup": league.turn_hours}
+        if league.grace_minutes is not None:  # the league's own grace after each deadline of its games
+            settings["grace_minutes"] = league.grace_minutes
         for row in rows:
             first, second = members[row.first_id], members[row.second_id or 0]
             created = self.make_game(league.engine, league.scenario or None, json.loads(league.options_json),
@@ -194,7 +199,10 @@ class RoundKeeper:
                 game_id = row.game_id if row.second_id is not None else None
                 self.letters.round_started(session, view, number, view.members[member_id], game_id, side,
                                            view.name(other), current.ends_at)
-        self.letters.referee_round(session, view, number, secrets)
+        active = [m for m in view.members.values() if m.status == "active"]
+        doubtful = unreliable(session, league, [m.address for m in active])
+        self.letters.referee_round(session, view, number, secrets,
+                                   sorted(view.name(m.id) for m in active if m.address in doubtful))
 
     # ------------------------------------------------------------------ while a round runs
 
@@ -238,7 +246,7 @@ class RoundKeeper:
             session.add(row)
             members = {m.id: m.address for m in stored.members(session, league.id)}
             holders = {sides[0]: members[row.first_id], sides[1]: members.get(row.second_id, "")}
-            everyone = set(holders.values()) | {seat.address for seat in table.players()}
+            everyone = {a for a in set(holders.values()) | {seat.address for seat in table.players()} if not is_bot(a)}
             ledger = {address: stored.reliability(session, address) for address in everyone if address}
             record_ledger(ledger, table, holders)
             for entry in ledger.values():
@@ -299,12 +307,13 @@ class RoundKeeper:
                                current.number, final)
 
     def _rate(self, session: Session, league: League, rows: Sequence[LeagueGame], now: datetime) -> None:
-        """One Glicko-2 rating period per round, for the game and overall; byes and forfeits are not rated."""
+        """One Glicko-2 rating period per round, for the game and overall; byes, forfeits and games a bot
+        finished are not rated."""
         members: dict[int | None, LeagueMember] = {m.id: m for m in stored.members(session, league.id)}
         sides = sides_of(self.registry, league)
         games = []
         for row in rows:
-            if row.second_id is None or row.how in ("forfeit", "bye") or row.result == "pending":
+            if row.second_id is None or row.how in ("forfeit", "bye", "bot") or row.result == "pending":
                 continue
             substitutes = json.loads(row.substitutes_json)
             first = substitutes.get(sides[0], members[row.first_id].address)
