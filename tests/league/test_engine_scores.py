@@ -135,3 +135,26 @@ def test_a_game_whose_rules_give_no_score_answers_none_so_the_referee_adjudicate
     engine = DuelEngine()
     state = engine.setup(engine.info.scenario().name, {}, RngRecord("score", bytes(32), ["a", "b"]).rng())
     assert engine.outcome(state) is None and engine.score_now(state) is None
+
+
+# ---------------------------------------------------------------- through a league's time-out
+
+
+@pytest.mark.parametrize(("game", "winner"), [("vmt", "soviet"), ("narva", "german")])
+def test_a_league_game_out_of_time_is_decided_by_the_engine_s_score(tmp_path, game, winner):
+    """A round that runs out under the "score" policy ends its game with the engine's verdict: at the
+    start VMT's Soviets hold 12 VP to none (L429), Narva's Soviets 1 VP, a German Massive victory (13.2)."""
+    from moderator.registry import product_registry
+    from tests.conftest import make_app
+    from tests.league.club import Club
+
+    app = make_app(tmp_path, registry=product_registry())
+    club = Club.found(app, engine=game, format="round-robin", round_days=1.0, turn_hours=72.0, timeout="score",
+                      nmr_limit=50)
+    for address in ("ann@club.test", "bob@club.test"):
+        club.join(address)
+    club.referee("START\n")
+    club.run()
+    [row] = club.games(1)
+    sides = app.registry.get(game).info.roles()
+    assert row.how == "score" and row.result == ("first" if sides[0] == winner else "second")
