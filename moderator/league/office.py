@@ -72,10 +72,53 @@ def unreliable(session: Session, league: League, addresses: Sequence[str]) -> se
             if share < league.pair_reliability}
 
 
+@dataclass(frozen=True)
+class Seating:
+    """The game's two sides as a league pairs them: each side's name and its seats, one or a team's."""
+
+    names: tuple[str, str]
+    roles: tuple[tuple[str, ...], tuple[str, ...]]
+
+    @property
+    def team_size(self) -> int:
+        """Seats a side: 1 pairs members, more pairs teams of that many members."""
+        return len(self.roles[0])
+
+    @property
+    def every_role(self) -> tuple[str, ...]:
+        return self.roles[0] + self.roles[1]
+
+    def side_of(self, role: str) -> int:
+        """0 for a role of the first side, 1 for one of the second."""
+        return 0 if role in self.roles[0] else 1
+
+    def other_side(self, role: str) -> str:
+        return self.names[1 - self.side_of(role)]
+
+    def seats(self, first: Sequence[str], second: Sequence[str]) -> dict[str, str]:
+        """Each role's address: the first side's seats to `first` (a team in order), the second's to `second`."""
+        return dict(zip(self.roles[0], first, strict=True)) | dict(zip(self.roles[1], second, strict=True))
+
+
+def seating_of(registry: Registry, league: League) -> Seating:
+    """The sides and seats of the league's game; raises LeagueError for a game a league cannot pair
+    (not two sides of as many seats each)."""
+    info = registry.get(league.engine).info
+    return seating_for(info.title, info.scenario(league.scenario or None).sides())
+
+
+def seating_for(title: str, sides: Sequence[tuple[str, tuple[str, ...]]]) -> Seating:
+    """The two sides of equal seats a league pairs; raises LeagueError naming what the game has instead."""
+    if len(sides) != 2 or len(sides[0][1]) != len(sides[1][1]):
+        seats = " and ".join(f"{len(roles)} ({name})" for name, roles in sides)
+        raise LeagueError(f"leagues pair two sides of as many seats each (a member a seat, or a team a side); "
+                          f"{title} has sides of {seats} seats, which are not paired")
+    return Seating((sides[0][0], sides[1][0]), (sides[0][1], sides[1][1]))
+
+
 def sides_of(registry: Registry, league: League) -> tuple[str, str]:
-    """The game's two sides, first and second (the first member of a pairing plays the first)."""
-    roles = registry.get(league.engine).info.roles(league.scenario or None)
-    return roles[0], roles[1]
+    """The game's two sides, first and second (the first member or team of a pairing plays the first)."""
+    return seating_of(registry, league).names
 
 
 class LeagueOffice:
@@ -93,12 +136,7 @@ class LeagueOffice:
         engine = self.registry.get(declaration.engine)
         scenario = engine.info.scenario(declaration.scenario).name
         options = engine.info.chosen_options(declaration.options)
-        seats = len(engine.info.roles(scenario))
-        if seats != 2:
-            # Issue 15 asks for games of 3-4 seats to be paired into teams; no registered game has
-            # such a scenario yet (four-player Stalingrad and BSBD are not built), so neither is team pairing.
-            raise LeagueError(f"leagues pair two-player games; {engine.info.title} has {seats} seats here, and "
-                              f"pairing members into teams for games of more seats is not built yet")
+        seating_for(engine.info.title, engine.info.scenario(scenario).sides())  # two sides of as many seats
         token, referee_secret = new_secret(), new_secret()
         now = self.clock.now()
         with self.database.session() as session:
@@ -134,11 +172,13 @@ class LeagueOffice:
         if not by_referee:
             self._check_reliability(session, league, entry.address)
         sides = self.checked_sides(league, entry.sides)
+        # Once a league of teams has formed them, a newcomer can only stand in for a team member.
+        reserve = entry.reserve_only or (league.status == "running" and bool(json.loads(league.teams_json or "[]")))
         secret = new_secret()
         member = LeagueMember(league_id=league.id, address=entry.address.lower(), name=entry.name[:120],
                               timezone=entry.timezone, availability=max(0, entry.availability),
                               sides=",".join(sides), secret_hash=member_secret_hash(league.id, entry.address, secret),
-                              status="reserve" if entry.reserve_only else "active", reserve=entry.reserve_only,
+                              status="reserve" if reserve else "active", reserve=reserve,
                               joined_at=self.clock.now())
         session.add(member)
         session.flush()
@@ -191,7 +231,8 @@ class LeagueOffice:
         member.status = status
         member.reserve = False
         session.add(member)
-        if league.format == "ladder" and member.id is not None:
+        # A team keeps its rung while anyone of it is left (a team wholly gone forfeits its games).
+        if league.format == "ladder" and member.id is not None and not json.loads(league.teams_json or "[]"):
             league.ladder_json = json.dumps([m for m in json.loads(league.ladder_json) if m != member.id])
             session.add(league)
         return member

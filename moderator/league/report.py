@@ -4,7 +4,7 @@ each game's status, ratings and reliability.  The standings mail and the league 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -14,6 +14,7 @@ from moderator.league.model import Played
 from moderator.league.office import sides_of
 from moderator.league.ratings import OVERALL
 from moderator.league.standings import Row, standings
+from moderator.league.teams import teams_of, unit
 from moderator.registry import Registry
 from moderator.store import leagues as stored
 from moderator.store.league_tables import League, LeagueGame, LeagueMember, LeagueRound, Rating, Reliability
@@ -49,12 +50,13 @@ class LeagueView:
     game_ratings: dict[str, Rating]
     ledgers: dict[str, Reliability]
     ladder: list[int]
+    teams: dict[int, list[int]] = field(default_factory=dict)  # by captain, in a league of teams
 
     def name(self, member_id: int | None) -> str:
+        """A member's name, or a team's (its members' names) for the captain who stands for it."""
         if member_id is None:
             return "bye"
-        member = self.members[member_id]
-        return member.name or member.address
+        return " & ".join(self.members[i].name or self.members[i].address for i in unit(self.teams, member_id))
 
     def round_games(self, number: int) -> list[GameLine]:
         return [line for line in self.games if line.round == number]
@@ -75,7 +77,9 @@ def build_view(session: Session, registry: Registry, league: League, through: in
     members = {m.id: m for m in stored.members(session, league.id) if m.id is not None}
     rows = stored.games(session, league.id)
     sides = sides_of(registry, league)
-    in_play = [(m.id, m.seed or 10_000 + m.id) for m in members.values() if m.status != "reserve" and m.id]
+    formed = teams_of(league)
+    in_play = [(m.id, m.seed or 10_000 + m.id) for m in members.values() if m.status != "reserve" and m.id
+               and (not formed or m.id in formed)]  # a team stands in the standings as its captain
     counted = [row for row in rows if through is None or row.round <= through]
     table = standings(in_play, played_of(counted), [t for t in league.tie_breaks.split(",") if t],  # type: ignore[misc]
                       sides)
@@ -83,7 +87,7 @@ def build_view(session: Session, registry: Registry, league: League, through: in
     view = LeagueView(league, registry.get(league.engine).info.title, sides, members, table,
                       stored.rounds(session, league.id), [], stored.ratings(session, addresses, OVERALL),
                       stored.ratings(session, addresses, league.engine), stored.ledgers(session, addresses),
-                      json.loads(league.ladder_json))
+                      json.loads(league.ladder_json), formed)
     view.games = [_line(session, view, row) for row in rows]
     return view
 

@@ -17,10 +17,11 @@ from datetime import datetime, timedelta
 from sqlmodel import Session
 
 from moderator.clock import Clock, as_utc
+from moderator.league import teams
 from moderator.league.botseats import BotSeats, is_bot
 from moderator.league.letters import Letters
 from moderator.league.model import LeagueError
-from moderator.league.office import sides_of
+from moderator.league.office import seating_of, sides_of
 from moderator.league.outcomes import missed_since, result_of, stop_game
 from moderator.league.ratings import OVERALL
 from moderator.registry import Registry
@@ -55,14 +56,14 @@ class Reserves:
 
     def check(self, session: Session, league: League, now: datetime) -> None:
         """Offer the seats whose players passed the NMR limit; apply the fallback to expired offers."""
-        sides = sides_of(self.registry, league)
+        roles = seating_of(self.registry, league).every_role
         for row in stored.games(session, league.id, league.current_round):
             if row.result != "pending" or row.game_id is None or row.waiting:
                 continue
             game = session.get(Game, row.game_id)
             if game is None or game.status != "running":
                 continue
-            for role in sides:
+            for role in roles:
                 latest = stored.offer_for_seat(session, row.id or 0, role)
                 if latest is not None and latest.status == "open":
                     continue
@@ -81,11 +82,13 @@ class Reserves:
     def vacate(self, session: Session, league: League, member: LeagueMember, now: datetime) -> list[str]:
         """A member left: offer each seat they hold in a running game; returns the games."""
         games = []
-        sides = sides_of(self.registry, league)
+        seating = seating_of(self.registry, league)
+        formed = teams.teams_of(league)
+        place = teams.team_with(formed, member.id or 0) or (member.id, 0)  # (who is paired, the member's seat)
         for row in stored.games(session, league.id, league.current_round):
-            if row.result != "pending" or row.game_id is None or member.id not in (row.first_id, row.second_id):
+            if row.result != "pending" or row.game_id is None or place[0] not in (row.first_id, row.second_id):
                 continue
-            role = sides[0] if row.first_id == member.id else sides[1]
+            role = seating.roles[0 if row.first_id == place[0] else 1][place[1]]
             self.offer(session, league, row, role, member.address, "its player left the league", now)
             games.append(row.game_id)
         return games
@@ -171,9 +174,10 @@ class Reserves:
             self.bots.take_over(session, league, row, offer.role, now)
             return
         table = load_table(session, self.registry, row.game_id, for_update=True)
-        sides = sides_of(self.registry, league)
+        seating = seating_of(self.registry, league)
+        sides = seating.names
         if league.fallback == "forfeit":
-            winner = sides[1] if offer.role == sides[0] else sides[0]
+            winner = seating.other_side(offer.role)
             stop_game(table, self.notices, winner, f"no reserve took over the seat '{offer.role}': it is forfeited",
                       now)
             row.result, row.how = result_of(winner, sides), "forfeit"

@@ -39,6 +39,8 @@ class League(SQLModel, table=True):
     status: str = Field(default="signup", max_length=16, index=True)  # signup|running|over
     current_round: int = 0
     ladder_json: str = Field(default="[]", sa_column=Column(Text, nullable=False))  # member ids, top first
+    # A game with several seats a side: the teams formed at the start, member ids, the captain first; 0012.
+    teams_json: str = Field(default="[]", sa_column=Column(Text, nullable=False, server_default="[]"))
     created_at: datetime
 
 

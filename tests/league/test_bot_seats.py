@@ -1,29 +1,22 @@
 """The "bot" fallback (issue 15: "if nobody accepts by a deadline, the referee's declared fallback (bot
 seat ...)"): a seat whose player left, or passed the NMR limit, with no reserve to take it, is handed
 to the game's bot, which reads its mail in the house and plays by mail until the game ends; the result
-counts for the standings, unrated; the per-league grace after a deadline; and the plain refusal of a
-game with more than two seats (team pairing is not built)."""
+counts for the standings, unrated; and the per-league grace after a deadline."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
-import pytest
 from sqlmodel import select
 
-from moderator.core.contract import ScenarioInfo
 from moderator.league.botseats import bot_address, is_bot
-from moderator.league.model import Declaration, LeagueError
 from moderator.mail.maildir import mailbox_dir
-from moderator.registry import Registry
 from moderator.store import leagues as stored
 from moderator.store import outbox as mail_rows
 from moderator.store.models import Game, InboundMail, LogEntry, Outbox
-from tests.conftest import flat, make_app
+from tests.conftest import flat
 from tests.league.club import REFEREE, Club, mails_to
-from tests.testgame.duel import DuelEngine
 
 NORTH, SOUTH = "north@club.test", "south@club.test"
 
@@ -117,17 +110,3 @@ def test_a_league_s_grace_holds_a_missed_deadline_open_that_long(app):
     app.tick()
     assert "default" in answers_of(app, row.game_id, "north")
 
-
-class FourSeatDuel(DuelEngine):
-    """Duel declared with four seats, as a game of two teams of two would be."""
-
-    info = replace(DuelEngine.info, id="duel4", scenarios=(
-        ScenarioInfo("teams", "Two teams of two", ("north_a", "north_b", "south_a", "south_b")),))
-
-
-def test_a_league_of_a_game_with_more_than_two_seats_is_refused_saying_teams_are_not_built(tmp_path):
-    """Issue 15 asks for 3-4 seat games paired into teams; until a game with such seats exists the
-    office says so plainly rather than pairing members wrongly."""
-    app = make_app(tmp_path, registry=Registry([FourSeatDuel()]))
-    with pytest.raises(LeagueError, match=r"has 4 seats here, and pairing members into teams .* is not built yet"):
-        app.leagues.office.declare(Declaration("Teams", "duel4"), "teams", REFEREE)

@@ -1,4 +1,5 @@
-"""league: per-league deadline grace, and the reliability below which members are paired among themselves
+"""league: per-league deadline grace, the reliability below which members are paired among themselves,
+and the teams of a league of a game with several seats a side
 
 Revision ID: 0012
 Revises: 0011
@@ -12,14 +13,16 @@ down_revision = '0011'
 branch_labels = None
 depends_on = None
 
-COLUMNS = ("pair_reliability", "grace_minutes")
+COLUMNS = ("teams_json", "pair_reliability", "grace_minutes")
 
 
 def upgrade() -> None:
-    # Leagues made before keep the house's grace (NULL) and pair without looking at reliability (0).
+    # Leagues made before keep the house's grace (NULL), pair without looking at reliability (0) and
+    # have no teams (every game they could be made for had one seat a side).
     with op.batch_alter_table("league") as batch:
         batch.add_column(sa.Column("grace_minutes", sa.Float(), nullable=True))
         batch.add_column(sa.Column("pair_reliability", sa.Float(), nullable=False, server_default="0"))
+        batch.add_column(sa.Column("teams_json", sa.Text(), nullable=False, server_default="[]"))
 
 
 def downgrade() -> None:
