@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from datetime import datetime
+from statistics import fmean
 from typing import Any
 
 from sqlmodel import Session
@@ -57,6 +58,12 @@ class LeagueView:
         if member_id is None:
             return "bye"
         return " & ".join(self.members[i].name or self.members[i].address for i in unit(self.teams, member_id))
+
+    def team_skill(self, captain: int) -> float | None:
+        """A team's strength shown in the standings: its rated members' mean OpenSkill ordinal (μ − 3σ)."""
+        held = [self.ratings[self.members[i].address] for i in unit(self.teams, captain)
+                if self.members[i].address in self.ratings and self.ratings[self.members[i].address].games]
+        return fmean(r.mu - 3.0 * r.sigma for r in held) if held else None
 
     def round_games(self, number: int) -> list[GameLine]:
         return [line for line in self.games if line.round == number]
@@ -125,7 +132,11 @@ def table_lines(view: LeagueView) -> list[str]:
                 f"{f'{row.wins}-{row.draws}-{row.losses}':>7}")
         line += "".join(f"  {_points(row.tie_breaks.get(b, 0.0)):>5}" for b in breaks)
         line += "".join(f"  {row.side_record(side):>9}" for side in view.sides)
-        line += f"  {rating.rating:6.0f}" if rating is not None and rating.games else "       -"
+        skill = view.team_skill(row.member_id) if view.teams else None
+        if view.teams:
+            line += f"  {skill:6.1f}" if skill is not None else "       -"
+        else:
+            line += f"  {rating.rating:6.0f}" if rating is not None and rating.games else "       -"
         lines.append(line + left)
     return lines
 

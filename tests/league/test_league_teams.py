@@ -49,8 +49,8 @@ def test_a_game_that_is_not_two_sides_of_as_many_seats_is_refused(tmp_path, engi
 
 def team_club(tmp_path, players=PLAYERS, **declared) -> Club:
     app = make_app(tmp_path, registry=Registry([TugEngine()]))
-    club = Club.found(app, engine="tug", format="round-robin", round_days=3.0, turn_hours=10.0, nmr_limit=50,
-                      **declared)
+    club = Club.found(app, engine="tug", **{"format": "round-robin", "round_days": 3.0, "turn_hours": 10.0,
+                                            "nmr_limit": 50, **declared})
     for address in players:
         assert club.join(address).status == "joined"
     club.referee("START\n")
@@ -103,3 +103,15 @@ def test_a_team_member_who_leaves_has_their_own_seat_offered_to_the_reserves(tmp
         [offer] = stored.offers(session, "cup")
     side = "north" if row.first_id == formed[1][0] else "south"
     assert (offer.role, offer.leaving, json.loads(offer.offered_to_json)) == (f"{side}_b", leaving, [PLAYERS[4]])
+
+
+def test_a_swiss_league_of_teams_pairs_teams_without_rematch_and_its_page_shows_them(tmp_path):
+    club = team_club(tmp_path, players=PLAYERS[:8], format="swiss", rounds=2)
+    app = club.app
+    club.run()
+    rows = club.games()
+    captains = {team[0] for team in json.loads(club.league().teams_json)}
+    assert len(rows) == 4 and {r.first_id for r in rows} | {r.second_id for r in rows} == captains
+    assert len({frozenset((r.first_id, r.second_id)) for r in rows}) == 4  # no two teams met twice
+    page = app.leagues.write_page("cup").read_text()
+    assert "p1 &amp; p8" in page and "(OpenSkill)" in page
