@@ -76,7 +76,8 @@ class App:
                              settings.deadlines, self.entropy)
         self.leagues = Leagues(db, clock, registry, self.lobby.create_game, self.notices, self.controls, self.turns,
                                self.environment, self.html_archive, settings.orders_address,
-                               settings.data_dir / "leagues")
+                               settings.data_dir / "leagues",
+                               receive=lambda raw: self.mailroom.receive(raw, "league-bot"))  # bot seats' mail
         self.mailroom = Mailroom(db, clock, registry, self.addressing, mail_limits(settings),
                                  self.notices, self.lobby, self.desk, self.controls, leagues=self.leagues.desk)
         self.postman = Postman(db, clock)

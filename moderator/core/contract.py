@@ -124,6 +124,14 @@ class ScenarioInfo:
     title: str
     roles: tuple[str, ...]
     description: str = ""
+    #: A game of teams: each side's name and the roles (seats) it holds, e.g. two players a side in
+    #: four-player Stalingrad.  Empty: every role is a side of its own.  A game with teams names the
+    #: winning side (not a role) in its Outcome.
+    teams: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def sides(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """Each side and its roles: the declared teams, or one side for each role."""
+        return self.teams or tuple((role, (role,)) for role in self.roles)
 
 
 @dataclass(frozen=True)
@@ -223,6 +231,11 @@ class Engine(Protocol[S]):
         ...
 
     def outcome(self, state: S) -> Outcome | None: ...
+
+    def score_now(self, state: S) -> Outcome | None:
+        """Who the rules put ahead if the game stopped now (a league round's time-out decides an
+        unfinished game by it), or None for a game whose rules give no such measure."""
+        ...
 
     # ---------------------------------------------------------------- what players see
 

@@ -86,6 +86,10 @@ class EngineBase(ABC, Generic[S]):
         """A game without scenario files has nothing to check beyond the scenario's name."""
         self.info.scenario(name)
 
+    def score_now(self, state: S) -> Outcome | None:
+        """No measure of an unfinished game: a league's referee adjudicates it instead."""
+        return None
+
     def bots(self, scenario: str) -> Mapping[str, Brain]:
         """No game-specific demo players: the demo's random players answer from the report's options."""
         return {}

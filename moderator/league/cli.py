@@ -50,13 +50,18 @@ def build(make_app: Callable[..., Any], console: Console) -> typer.Typer:
         scenario: Annotated[str | None, typer.Option(help="Scenario (default: the first).")] = None,
         min_reliability: Annotated[float, typer.Option(help="Share of deadlines met (0-1) a member signing up "
                                                             "must show in the club's league games.")] = 0.0,
+        grace_minutes: Annotated[float | None, typer.Option(help="Minutes after a deadline of the league's games "
+                                                                 "before its default applies (default: the "
+                                                                 "house's).")] = None,
+        pair_reliability: Annotated[float, typer.Option(help="Members below this share of deadlines met (0-1) "
+                                                             "are paired among themselves.")] = 0.0,
     ) -> None:
         """Declare a league; prints the sign-up token to announce and the referee's secret."""
         declaration = Declaration(name or league_id, game, scenario, {}, format, rounds,  # type: ignore[arg-type]
                                   round_days, signup_days, timeout,  # type: ignore[arg-type]
                                   tuple(tie_break or ("buchholz", "sonneborn-berger", "head-to-head")),  # type: ignore[arg-type]
                                   turn_hours, nmr_limit, reserve_hours, fallback,  # type: ignore[arg-type]
-                                  min_reliability)
+                                  min_reliability, grace_minutes, pair_reliability)
         app = make_app()
         try:
             created = app.leagues.office.declare(declaration, league_id, referee)

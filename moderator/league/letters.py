@@ -83,8 +83,13 @@ class Letters:
             return "by the game's score at that point (or by the referee, for a game that keeps none)"
         return "by the referee"
 
-    def referee_round(self, session: Session, view: LeagueView, number: int, secrets: dict[str, str]) -> Outbox:
+    def referee_round(self, session: Session, view: LeagueView, number: int, secrets: dict[str, str],
+                      flagged: Sequence[str] = ()) -> Outbox:
+        """The round's pairings and game secrets to the referee, flagging the members paired as unreliable."""
         lines = [f"Round {number} of {view.league.name} has started:", *pairing_lines(view, number)]
+        if flagged:
+            lines += [f"Below the league's pairing reliability ({view.league.pair_reliability:.0%} of deadlines "
+                      f"met), so paired among themselves where the format allows: {', '.join(flagged)}."]
         if secrets:
             lines += ["Each game's referee secret, for referee commands by mail (GAME <id>, ROLE referee, SECRET):",
                       *(f"  {game_id}: {secret}" for game_id, secret in sorted(secrets.items()))]

@@ -24,9 +24,10 @@ TIMEOUT_POLICIES: tuple[TimeoutPolicy, ...] = ("adjudicate", "score")
 TieBreak = Literal["buchholz", "sonneborn-berger", "head-to-head", "wins"]
 TIE_BREAKS: tuple[TieBreak, ...] = ("buchholz", "sonneborn-berger", "head-to-head", "wins")
 
-#: A seat no reserve took over by the offer's deadline: forfeited, or left to the referee.
-Fallback = Literal["forfeit", "adjudicate"]
-FALLBACKS: tuple[Fallback, ...] = ("forfeit", "adjudicate")
+#: A seat no reserve took over by the offer's deadline: forfeited, left to the referee, or played on
+#: by the game's bot so that the game finishes.
+Fallback = Literal["forfeit", "adjudicate", "bot"]
+FALLBACKS: tuple[Fallback, ...] = ("forfeit", "adjudicate", "bot")
 
 #: How a pairing ended, from the first-named member's side: a win, a draw, a loss, or a bye.
 Result = Literal["first", "second", "draw", "bye", "pending"]
@@ -65,6 +66,11 @@ class Declaration:
     # A sign-up criterion from the reliability ledger: the share of deadlines a member met in the
     # club's league games (checked once they have RECORD_DECISIONS decisions on record; 0: none).
     min_reliability: float = 0.0
+    # Minutes after a deadline of the league's games before its default is applied (None: the house's).
+    grace_minutes: float | None = None
+    # A pairing criterion from the same ledger: members on record below this share are paired among
+    # themselves where the format allows (Swiss), and flagged to the referee each round (0: not used).
+    pair_reliability: float = 0.0
 
     def check(self) -> None:
         """Raises LeagueError naming the first value that cannot be used."""
@@ -81,8 +87,10 @@ class Declaration:
             raise LeagueError("a league needs at least one round, of a positive number of days")
         if self.nmr_limit < 1:
             raise LeagueError("the NMR limit must be at least 1")
-        if not 0.0 <= self.min_reliability <= 1.0:
+        if not (0.0 <= self.min_reliability <= 1.0 and 0.0 <= self.pair_reliability <= 1.0):
             raise LeagueError("the reliability asked for is a share of deadlines met, from 0 to 1")
+        if self.grace_minutes is not None and self.grace_minutes < 0:
+            raise LeagueError("the grace after a deadline is a number of minutes, 0 or more")
 
 
 @dataclass(frozen=True)
@@ -92,6 +100,7 @@ class Entrant:
     member_id: int
     seed: int
     rating: float = 1500.0
+    reliable: bool = True  # False: below the league's pairing reliability (paired among themselves)
 
 
 @dataclass(frozen=True)

@@ -53,13 +53,72 @@ def declaration_of(league: League) -> Declaration:
                        league.format, league.rounds, league.round_days, 0.0, league.timeout,  # type: ignore[arg-type]
                        tuple(t for t in league.tie_breaks.split(",") if t),  # type: ignore[misc]
                        league.turn_hours, league.nmr_limit, league.reserve_hours, league.fallback,  # type: ignore[arg-type]
-                       league.min_reliability)
+                       league.min_reliability, league.grace_minutes, league.pair_reliability)
+
+
+def shares_on_record(session: Session, addresses: Sequence[str]) -> dict[str, float]:
+    """The share of deadlines met by each address with at least RECORD_DECISIONS decisions on record
+    (a newcomer has no record and is judged by none)."""
+    ledgers = stored.ledgers(session, [address.lower() for address in addresses])
+    return {address: ledger.met_share or 0.0 for address, ledger in ledgers.items()
+            if ledger.answers + ledger.missed >= RECORD_DECISIONS}
+
+
+def unreliable(session: Session, league: League, addresses: Sequence[str]) -> set[str]:
+    """The addresses on record below the league's pairing reliability (none when it asks for none)."""
+    if not league.pair_reliability:
+        return set()
+    return {address for address, share in shares_on_record(session, addresses).items()
+            if share < league.pair_reliability}
+
+
+@dataclass(frozen=True)
+class Seating:
+    """The game's two sides as a league pairs them: each side's name and its seats, one or a team's."""
+
+    names: tuple[str, str]
+    roles: tuple[tuple[str, ...], tuple[str, ...]]
+
+    @property
+    def team_size(self) -> int:
+        """Seats a side: 1 pairs members, more pairs teams of that many members."""
+        return len(self.roles[0])
+
+    @property
+    def every_role(self) -> tuple[str, ...]:
+        return self.roles[0] + self.roles[1]
+
+    def side_of(self, role: str) -> int:
+        """0 for a role of the first side, 1 for one of the second."""
+        return 0 if role in self.roles[0] else 1
+
+    def other_side(self, role: str) -> str:
+        return self.names[1 - self.side_of(role)]
+
+    def seats(self, first: Sequence[str], second: Sequence[str]) -> dict[str, str]:
+        """Each role's address: the first side's seats to `first` (a team in order), the second's to `second`."""
+        return dict(zip(self.roles[0], first, strict=True)) | dict(zip(self.roles[1], second, strict=True))
+
+
+def seating_of(registry: Registry, league: League) -> Seating:
+    """The sides and seats of the league's game; raises LeagueError for a game a league cannot pair
+    (not two sides of as many seats each)."""
+    info = registry.get(league.engine).info
+    return seating_for(info.title, info.scenario(league.scenario or None).sides())
+
+
+def seating_for(title: str, sides: Sequence[tuple[str, tuple[str, ...]]]) -> Seating:
+    """The two sides of equal seats a league pairs; raises LeagueError naming what the game has instead."""
+    if len(sides) != 2 or len(sides[0][1]) != len(sides[1][1]):
+        seats = " and ".join(f"{len(roles)} ({name})" for name, roles in sides)
+        raise LeagueError(f"leagues pair two sides of as many seats each (a member a seat, or a team a side); "
+                          f"{title} has sides of {seats} seats, which are not paired")
+    return Seating((sides[0][0], sides[1][0]), (sides[0][1], sides[1][1]))
 
 
 def sides_of(registry: Registry, league: League) -> tuple[str, str]:
-    """The game's two sides, first and second (the first member of a pairing plays the first)."""
-    roles = registry.get(league.engine).info.roles(league.scenario or None)
-    return roles[0], roles[1]
+    """The game's two sides, first and second (the first member or team of a pairing plays the first)."""
+    return seating_of(registry, league).names
 
 
 class LeagueOffice:
@@ -77,8 +136,7 @@ class LeagueOffice:
         engine = self.registry.get(declaration.engine)
         scenario = engine.info.scenario(declaration.scenario).name
         options = engine.info.chosen_options(declaration.options)
-        if len(engine.info.roles(scenario)) != 2:
-            raise LeagueError("leagues pair two-player games; games of teams are not paired yet")
+        seating_for(engine.info.title, engine.info.scenario(scenario).sides())  # two sides of as many seats
         token, referee_secret = new_secret(), new_secret()
         now = self.clock.now()
         with self.database.session() as session:
@@ -92,6 +150,7 @@ class LeagueOffice:
                 tie_breaks=",".join(declaration.tie_breaks), turn_hours=declaration.turn_hours,
                 nmr_limit=declaration.nmr_limit, reserve_hours=declaration.reserve_hours,
                 fallback=declaration.fallback, min_reliability=declaration.min_reliability,
+                grace_minutes=declaration.grace_minutes, pair_reliability=declaration.pair_reliability,
                 referee_address=referee_address.lower(),
                 referee_secret_hash=member_secret_hash(league_id, "referee", referee_secret),
                 signup_token_hash=token_hash(token), created_at=now))
@@ -113,11 +172,13 @@ class LeagueOffice:
         if not by_referee:
             self._check_reliability(session, league, entry.address)
         sides = self.checked_sides(league, entry.sides)
+        # Once a league of teams has formed them, a newcomer can only stand in for a team member.
+        reserve = entry.reserve_only or (league.status == "running" and bool(json.loads(league.teams_json or "[]")))
         secret = new_secret()
         member = LeagueMember(league_id=league.id, address=entry.address.lower(), name=entry.name[:120],
                               timezone=entry.timezone, availability=max(0, entry.availability),
                               sides=",".join(sides), secret_hash=member_secret_hash(league.id, entry.address, secret),
-                              status="reserve" if entry.reserve_only else "active", reserve=entry.reserve_only,
+                              status="reserve" if reserve else "active", reserve=reserve,
                               joined_at=self.clock.now())
         session.add(member)
         session.flush()
@@ -129,10 +190,9 @@ class LeagueOffice:
     @staticmethod
     def _check_reliability(session: Session, league: League, address: str) -> None:
         """Raises LeagueError when the league asks for a record the member's ledger falls short of."""
-        ledger = stored.ledgers(session, [address.lower()]).get(address.lower())
-        if not league.min_reliability or ledger is None or ledger.answers + ledger.missed < RECORD_DECISIONS:
+        share = shares_on_record(session, [address]).get(address.lower())
+        if not league.min_reliability or share is None:
             return
-        share = ledger.met_share or 0.0
         if share < league.min_reliability:
             raise LeagueError(f"this league asks members to have met {league.min_reliability:.0%} of their "
                               f"deadlines in the club's league games, and your record shows {share:.0%} "
@@ -171,7 +231,8 @@ class LeagueOffice:
         member.status = status
         member.reserve = False
         session.add(member)
-        if league.format == "ladder" and member.id is not None:
+        # A team keeps its rung while anyone of it is left (a team wholly gone forfeits its games).
+        if league.format == "ladder" and member.id is not None and not json.loads(league.teams_json or "[]"):
             league.ladder_json = json.dumps([m for m in json.loads(league.ladder_json) if m != member.id])
             session.add(league)
         return member

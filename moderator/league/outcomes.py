@@ -1,16 +1,16 @@
 """How a league game's result is read, and how the league ends a game early (issue 15): the round's
 time ran out (the engine's score, or the referee's adjudication) or a seat was forfeited.
 
-The engines' contract (core/contract.py) gives `outcome(state)` only once a game is over.  An engine
-may also offer `score_now(state) -> Outcome`, its verdict on an unfinished position; the "score"
-time-out policy uses it, and falls back to the referee's adjudication for a game without it.
+The engines' contract (core/contract.py) gives `outcome(state)` once a game is over, and
+`score_now(state)`, the rules' verdict on an unfinished position (None for a game whose rules have
+no such measure); the "score" time-out policy uses it, and falls back to the referee's adjudication
+when it is None.
 """
 
 from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
-from typing import Any, Protocol, runtime_checkable
 
 from sqlmodel import Session
 
@@ -23,13 +23,6 @@ from moderator.store.league_tables import Reliability
 
 NOT_ANSWERED = ("default",)  # the deadline passed: a missed deadline (NMR)
 ANSWERED_FOR_THEM = ("default", "standing", "game-standing")  # not the player's own answer in time
-
-
-@runtime_checkable
-class ScoresMidGame(Protocol):
-    """An engine that can say who is ahead in an unfinished game."""
-
-    def score_now(self, state: Any) -> Outcome: ...
 
 
 def result_of(winner: str | None, sides: tuple[str, str]) -> Result:
@@ -47,16 +40,14 @@ def finished_result(table: Table, sides: tuple[str, str]) -> Result | None:
 
 
 def score_at_timeout(table: Table) -> Outcome | None:
-    """The engine's verdict on the game as it stands: its outcome if over, else its mid-game score
-    when it offers one, else None (the referee adjudicates)."""
+    """The engine's verdict on the game as it stands: its outcome if over, else its score now, which is
+    None for a game whose rules cannot say (the referee adjudicates)."""
     if table.state is None:
         return None
     outcome = table.engine.outcome(table.state)
     if outcome is not None:
         return outcome
-    if isinstance(table.engine, ScoresMidGame):
-        return table.engine.score_now(table.state)
-    return None
+    return table.engine.score_now(table.state)
 
 
 def stop_game(table: Table, notices: Notices, winner: str | None, reason: str, now: datetime) -> None:

@@ -25,7 +25,7 @@ from moderator.service.archive_html import HtmlArchive
 from moderator.store import games as stored_games
 from moderator.store import leagues as stored
 from moderator.store.db import Database
-from moderator.store.league_tables import LeagueMember
+from moderator.store.league_tables import LeagueMember, Rating
 from moderator.store.models import Game
 
 TIE_NAMES = {"buchholz": "Buchholz", "sonneborn-berger": "S-B", "head-to-head": "H2H", "wins": "Wins"}
@@ -106,7 +106,7 @@ class LeaguePage:
                 "record": f"{row.wins}-{row.draws}-{row.losses}", "left": member.status in ("withdrawn", "removed"),
                 "breaks": [f"{row.tie_breaks.get(b, 0.0):g}" for b in breaks],
                 "sides": [row.side_record(side) for side in view.sides],
-                "rating": f"{rating.rating:.0f} ± {rating.deviation:.0f}" if rating and rating.games else "-"}
+                "rating": _rating_text(view, row.member_id, rating)}
 
     @staticmethod
     def _ledger(view: LeagueView) -> list[dict[str, Any]]:
@@ -151,6 +151,14 @@ class LeaguePage:
                                               _utc(datetime.fromisoformat(due)),
                                               f"{game.id}: your {seat.role} orders are due", f"Decision {key}"))
         return deadlines
+
+
+def _rating_text(view: LeagueView, member_id: int, rating: Rating | None) -> str:
+    """A member's Glicko-2 rating and deviation, or a team's OpenSkill strength (league/report.py)."""
+    if view.teams:
+        skill = view.team_skill(member_id)
+        return f"{skill:.1f} (OpenSkill)" if skill is not None else "-"
+    return f"{rating.rating:.0f} ± {rating.deviation:.0f}" if rating and rating.games else "-"
 
 
 def _utc(moment: datetime) -> datetime:

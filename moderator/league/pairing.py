@@ -1,5 +1,6 @@
 """The formats' pairings (issue 15): round robin (single, and double with the sides swapped), Swiss
-(no rematch, sides balanced, one bye at most each, by maximum-weight matching), and a challenge ladder.
+(no rematch, sides balanced, one bye at most each, by maximum-weight matching; members below the
+league's pairing reliability among themselves), and a challenge ladder.
 
 Swiss pairing is a matching problem: members are nodes, every pair that has not met yet is an edge
 whose weight prefers equal scores and opposite side wishes, and a bye is one more node that only
@@ -102,6 +103,7 @@ def swiss_round(entrants: Sequence[Entrant], played: Sequence[Played]) -> list[P
     """The next Swiss round: no rematch, equal scores together, sides evened, at most one bye each.
     Raises PairingImpossible when no such pairing exists."""
     ids = [entrant.member_id for entrant in entrants]
+    doubtful = frozenset(entrant.member_id for entrant in entrants if not entrant.reliable)
     seen = histories(ids, played)
     rank = {entrant.member_id: index for index, entrant in
             enumerate(sorted(entrants, key=lambda e: (-seen[e.member_id].points, e.seed)))}
@@ -110,7 +112,7 @@ def swiss_round(entrants: Sequence[Entrant], played: Sequence[Played]) -> list[P
     # Sides are a hard limit (nobody three games more on one side) until only a softer try can pair
     # everyone; the windowed try must also give the bye to a lowest score, else the wider one decides.
     for window, strict_sides in ((_NEAR, True), (None, True), (None, False)):
-        graph = _graph(ids, seen, rank, window, strict_sides)
+        graph = _graph(ids, seen, rank, window, strict_sides, doubtful)
         matching = nx.max_weight_matching(graph, maxcardinality=True)
         bye_to = [a if b == BYE else b for a, b in matching if BYE in (a, b)]
         if 2 * len(matching) == graph.number_of_nodes() and all(seen[m].points == lowest for m in bye_to):
@@ -126,12 +128,16 @@ def swiss_round(entrants: Sequence[Entrant], played: Sequence[Played]) -> list[P
 _BASE = 1_000_000
 #: The first try pairs only members within a point and this many places of each other.
 _NEAR = 12
+#: A reliable member paired with one below the league's pairing reliability costs more than half a
+#: point between them and less than a whole one: the unreliable are paired among themselves within a point.
+_MIXED_RELIABILITY = 30_000
 
 
 def _graph(ids: Sequence[int], seen: dict[int, History], rank: dict[int, int], window: int | None,
-           strict_sides: bool = True) -> nx.Graph:
+           strict_sides: bool = True, doubtful: frozenset[int] = frozenset()) -> nx.Graph:
     """The pairs allowed this round (no rematch; with a `window`, only near scores and ranks; with
-    `strict_sides`, no pair that would leave one of them three games more on one side), and the bye."""
+    `strict_sides`, no pair that would leave one of them three games more on one side), and the bye;
+    a pair of one `doubtful` (unreliable) member and one reliable member weighs less."""
     graph = nx.Graph()
     graph.add_nodes_from(ids)
     for index, a in enumerate(ids):
@@ -141,7 +147,8 @@ def _graph(ids: Sequence[int], seen: dict[int, History], rank: dict[int, int], w
                 continue
             if strict_sides and _too_uneven(seen[a], seen[b]):
                 continue
-            graph.add_edge(a, b, weight=_pair_weight(seen[a], seen[b], rank[a], rank[b]))
+            mixed = _MIXED_RELIABILITY if (a in doubtful) != (b in doubtful) else 0
+            graph.add_edge(a, b, weight=_pair_weight(seen[a], seen[b], rank[a], rank[b]) - mixed)
     if len(ids) % 2:
         graph.add_node(BYE)
         for member_id in ids:

@@ -4,8 +4,9 @@ each game's status, ratings and reliability.  The standings mail and the league 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
+from statistics import fmean
 from typing import Any
 
 from sqlmodel import Session
@@ -14,6 +15,7 @@ from moderator.league.model import Played
 from moderator.league.office import sides_of
 from moderator.league.ratings import OVERALL
 from moderator.league.standings import Row, standings
+from moderator.league.teams import teams_of, unit
 from moderator.registry import Registry
 from moderator.store import leagues as stored
 from moderator.store.league_tables import League, LeagueGame, LeagueMember, LeagueRound, Rating, Reliability
@@ -49,12 +51,19 @@ class LeagueView:
     game_ratings: dict[str, Rating]
     ledgers: dict[str, Reliability]
     ladder: list[int]
+    teams: dict[int, list[int]] = field(default_factory=dict)  # by captain, in a league of teams
 
     def name(self, member_id: int | None) -> str:
+        """A member's name, or a team's (its members' names) for the captain who stands for it."""
         if member_id is None:
             return "bye"
-        member = self.members[member_id]
-        return member.name or member.address
+        return " & ".join(self.members[i].name or self.members[i].address for i in unit(self.teams, member_id))
+
+    def team_skill(self, captain: int) -> float | None:
+        """A team's strength shown in the standings: its rated members' mean OpenSkill ordinal (μ − 3σ)."""
+        held = [self.ratings[self.members[i].address] for i in unit(self.teams, captain)
+                if self.members[i].address in self.ratings and self.ratings[self.members[i].address].games]
+        return fmean(r.mu - 3.0 * r.sigma for r in held) if held else None
 
     def round_games(self, number: int) -> list[GameLine]:
         return [line for line in self.games if line.round == number]
@@ -75,7 +84,9 @@ def build_view(session: Session, registry: Registry, league: League, through: in
     members = {m.id: m for m in stored.members(session, league.id) if m.id is not None}
     rows = stored.games(session, league.id)
     sides = sides_of(registry, league)
-    in_play = [(m.id, m.seed or 10_000 + m.id) for m in members.values() if m.status != "reserve" and m.id]
+    formed = teams_of(league)
+    in_play = [(m.id, m.seed or 10_000 + m.id) for m in members.values() if m.status != "reserve" and m.id
+               and (not formed or m.id in formed)]  # a team stands in the standings as its captain
     counted = [row for row in rows if through is None or row.round <= through]
     table = standings(in_play, played_of(counted), [t for t in league.tie_breaks.split(",") if t],  # type: ignore[misc]
                       sides)
@@ -83,7 +94,7 @@ def build_view(session: Session, registry: Registry, league: League, through: in
     view = LeagueView(league, registry.get(league.engine).info.title, sides, members, table,
                       stored.rounds(session, league.id), [], stored.ratings(session, addresses, OVERALL),
                       stored.ratings(session, addresses, league.engine), stored.ledgers(session, addresses),
-                      json.loads(league.ladder_json))
+                      json.loads(league.ladder_json), formed)
     view.games = [_line(session, view, row) for row in rows]
     return view
 
@@ -121,7 +132,11 @@ def table_lines(view: LeagueView) -> list[str]:
                 f"{f'{row.wins}-{row.draws}-{row.losses}':>7}")
         line += "".join(f"  {_points(row.tie_breaks.get(b, 0.0)):>5}" for b in breaks)
         line += "".join(f"  {row.side_record(side):>9}" for side in view.sides)
-        line += f"  {rating.rating:6.0f}" if rating is not None and rating.games else "       -"
+        skill = view.team_skill(row.member_id) if view.teams else None
+        if view.teams:
+            line += f"  {skill:6.1f}" if skill is not None else "       -"
+        else:
+            line += f"  {rating.rating:6.0f}" if rating is not None and rating.games else "       -"
         lines.append(line + left)
     return lines
 
@@ -152,4 +167,5 @@ def summary(view: LeagueView) -> dict[str, Any]:
             "rounds": league.rounds, "round_days": league.round_days, "timeout": league.timeout,
             "tie_breaks": [t for t in league.tie_breaks.split(",") if t], "nmr_limit": league.nmr_limit,
             "fallback": league.fallback, "status": league.status, "current_round": league.current_round,
-            "min_reliability": league.min_reliability}
+            "min_reliability": league.min_reliability, "grace_minutes": league.grace_minutes,
+            "pair_reliability": league.pair_reliability}

@@ -6,7 +6,7 @@ room for another game (their AVAILABILITY) ordered by how close their rating is 
 player's, three at a time; the first to ACCEPT before the offer's deadline takes the seat (a new
 address and secret: the old secret dies, through the referee's REPLACE) and everyone concerned is
 told.  Nobody by the deadline: the league's declared fallback, a forfeit of the seat or the
-referee's adjudication.
+referee's adjudication, or the game's bot playing the seat on (league/botseats.py).
 """
 
 from __future__ import annotations
@@ -17,9 +17,11 @@ from datetime import datetime, timedelta
 from sqlmodel import Session
 
 from moderator.clock import Clock, as_utc
+from moderator.league import teams
+from moderator.league.botseats import BotSeats, is_bot
 from moderator.league.letters import Letters
 from moderator.league.model import LeagueError
-from moderator.league.office import sides_of
+from moderator.league.office import seating_of, sides_of
 from moderator.league.outcomes import missed_since, result_of, stop_game
 from moderator.league.ratings import OVERALL
 from moderator.registry import Registry
@@ -37,36 +39,40 @@ OFFERED_AT_ONCE = 3
 
 class Reserves:
     """Offers seats to reserves and hands them over; needs the clock, the games, the notices, the
-    league's letters, the referee controls (REPLACE, PAUSE) and the turn runner (the new holder's report)."""
+    league's letters, the referee controls (REPLACE, PAUSE), the turn runner (the new holder's report) and
+    the bot seats (the "bot" fallback)."""
 
     def __init__(self, clock: Clock, registry: Registry, notices: Notices, letters: Letters, controls: Controls,
-                 turns: TurnRunner):
+                 turns: TurnRunner, bots: BotSeats):
         self.clock = clock
         self.registry = registry
         self.notices = notices
         self.letters = letters
         self.controls = controls
         self.turns = turns
+        self.bots = bots
 
     # ------------------------------------------------------------------ when a seat is left
 
     def check(self, session: Session, league: League, now: datetime) -> None:
         """Offer the seats whose players passed the NMR limit; apply the fallback to expired offers."""
-        sides = sides_of(self.registry, league)
+        roles = seating_of(self.registry, league).every_role
         for row in stored.games(session, league.id, league.current_round):
             if row.result != "pending" or row.game_id is None or row.waiting:
                 continue
             game = session.get(Game, row.game_id)
             if game is None or game.status != "running":
                 continue
-            for role in sides:
+            for role in roles:
                 latest = stored.offer_for_seat(session, row.id or 0, role)
                 if latest is not None and latest.status == "open":
                     continue
                 since = as_utc(latest.created_at) if latest is not None else None
+                seat = stored_games.seat_of_role(session, game.id, role)
+                if seat is not None and is_bot(seat.address):
+                    continue  # the bot plays on whatever it misses: the seat was already given up
                 if missed_since(session, game.id, role, since) >= league.nmr_limit:
                     why = f"its player missed {league.nmr_limit} deadlines"
-                    seat = stored_games.seat_of_role(session, game.id, role)
                     self.offer(session, league, row, role, seat.address if seat else "", why, now)
         for offer in stored.offers(session, league.id, "open"):
             expires = as_utc(offer.expires_at)
@@ -76,11 +82,13 @@ class Reserves:
     def vacate(self, session: Session, league: League, member: LeagueMember, now: datetime) -> list[str]:
         """A member left: offer each seat they hold in a running game; returns the games."""
         games = []
-        sides = sides_of(self.registry, league)
+        seating = seating_of(self.registry, league)
+        formed = teams.teams_of(league)
+        place = teams.team_with(formed, member.id or 0) or (member.id, 0)  # (who is paired, the member's seat)
         for row in stored.games(session, league.id, league.current_round):
-            if row.result != "pending" or row.game_id is None or member.id not in (row.first_id, row.second_id):
+            if row.result != "pending" or row.game_id is None or place[0] not in (row.first_id, row.second_id):
                 continue
-            role = sides[0] if row.first_id == member.id else sides[1]
+            role = seating.roles[0 if row.first_id == place[0] else 1][place[1]]
             self.offer(session, league, row, role, member.address, "its player left the league", now)
             games.append(row.game_id)
         return games
@@ -155,16 +163,21 @@ class Reserves:
             f"{taker} took over the seat '{offer.role}' (offer {offer.id}) from {offer.leaving}."])
 
     def _expire(self, session: Session, league: League, offer: ReserveOffer, now: datetime) -> None:
-        """Nobody took the seat: forfeit it, or leave the game to the referee, as the league declared."""
+        """Nobody took the seat: forfeit it, leave the game to the referee, or hand the seat to the game's
+        bot, as the league declared."""
         offer.status = "expired"
         session.add(offer)
         row = session.get(LeagueGame, offer.league_game_id)
         if row is None or row.game_id is None or row.result != "pending":
             return
+        if league.fallback == "bot":
+            self.bots.take_over(session, league, row, offer.role, now)
+            return
         table = load_table(session, self.registry, row.game_id, for_update=True)
-        sides = sides_of(self.registry, league)
+        seating = seating_of(self.registry, league)
+        sides = seating.names
         if league.fallback == "forfeit":
-            winner = sides[1] if offer.role == sides[0] else sides[0]
+            winner = seating.other_side(offer.role)
             stop_game(table, self.notices, winner, f"no reserve took over the seat '{offer.role}': it is forfeited",
                       now)
             row.result, row.how = result_of(winner, sides), "forfeit"

@@ -13,16 +13,18 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
+from statistics import fmean
 
 from sqlmodel import Session
 
 from moderator.clock import Clock, as_utc
-from moderator.league import pairing
+from moderator.league import pairing, teams
+from moderator.league.botseats import is_bot
 from moderator.league.letters import Letters
 from moderator.league.model import Entrant, LeagueError, Pairing
-from moderator.league.office import LeagueOffice, sides_of
+from moderator.league.office import LeagueOffice, Seating, seating_of, sides_of, unreliable
 from moderator.league.outcomes import finished_result, record_ledger, result_of, score_at_timeout, stop_game
-from moderator.league.ratings import OVERALL, Glicko, RatedGame, glicko_period
+from moderator.league.ratings import OVERALL, Glicko, RatedGame, Skill, glicko_period, team_game
 from moderator.league.report import build_view, played_of
 from moderator.league.reserves import Reserves
 from moderator.league.schedule import round_end
@@ -73,15 +75,17 @@ class RoundKeeper:
     # ------------------------------------------------------------------ the start
 
     def begin(self, league_id: str, now: datetime) -> list[str]:
-        """Seed the members and pair round 1 (a league with fewer than two members waits a day more)."""
+        """Seed the members (and form the teams of a game of teams) and pair round 1; a league with too few
+        members for two sides waits a day more."""
         with self.database.session() as session:
             league = self._league(session, league_id)
             active = stored.members(session, league_id, ["active"])
-            if len(active) < 2:
+            size = seating_of(self.registry, league).team_size
+            if len(active) < 2 * size:
                 league.signup_deadline = now + timedelta(days=1)
                 session.add(league)
                 self.letters.to_referee(session, league, "sign-up extended", [
-                    f"League {league.name} has {len(active)} member(s); it needs two to start. "
+                    f"League {league.name} has {len(active)} member(s); it needs {2 * size} to start. "
                     f"The sign-up stays open one more day."])
                 return [f"{league_id}: too few members, sign-up extended"]
             ratings = stored.ratings(session, [m.address for m in active], OVERALL)
@@ -90,6 +94,8 @@ class RoundKeeper:
             for seed, member in enumerate(active, start=1):
                 member.seed = seed
                 session.add(member)
+            if size > 1:
+                active = self._form_teams(session, league, active, size)
             if league.format in ("round-robin", "double-round-robin"):
                 league.rounds = len(pairing.round_robin([m.id for m in active if m.id],
                                                         league.format == "double-round-robin"))
@@ -98,6 +104,25 @@ class RoundKeeper:
             self._pair(session, league, 1, now)
         self._open_games(league_id)
         return [f"{league_id}: round 1 started"]
+
+    def _form_teams(self, session: Session, league: League, seeded: list[LeagueMember], size: int
+                    ) -> list[LeagueMember]:
+        """Teams by a snake draft over the seeds (league/teams.py); members left over become reserves.
+        Returns the captains, who stand for their teams, best team first."""
+        formed, left = teams.form([m.id for m in seeded if m.id is not None], size)
+        league.teams_json = json.dumps(formed)
+        by_id = {m.id: m for m in seeded}
+        for member_id in left:
+            member = by_id[member_id]
+            member.status, member.reserve = "reserve", True
+            session.add(member)
+            self.letters.post(session, league, member.address, "you are a reserve", [
+                f"League {league.name} plays in teams of {size}, and the members did not divide evenly: you "
+                f"are a reserve, first to be offered a seat a team member leaves."])
+        names = [" & ".join(by_id[i].name or by_id[i].address for i in team) for team in formed]
+        self.letters.to_referee(session, league, "teams formed", [
+            f"League {league.name} plays in teams of {size}: {'; '.join(names)}."])
+        return [by_id[team[0]] for team in formed]
 
     def _league(self, session: Session, league_id: str) -> League:
         league = stored.league(session, league_id, for_update=True)
@@ -108,18 +133,30 @@ class RoundKeeper:
     def _pairings(self, session: Session, league: League, number: int) -> list[Pairing]:
         """The format's pairings for round `number`."""
         if league.format in ("round-robin", "double-round-robin"):
-            starters = sorted((m for m in stored.members(session, league.id) if m.seed and m.status != "reserve"),
-                              key=lambda m: m.seed)
+            captains = teams.teams_of(league)
+            starters = sorted((m for m in stored.members(session, league.id) if m.seed and m.status != "reserve"
+                               and (not captains or m.id in captains)), key=lambda m: m.seed)
             schedule = pairing.round_robin([m.id for m in starters if m.id], league.format == "double-round-robin")
             return schedule[number - 1]
         if league.format == "ladder":
             return pairing.ladder_round(json.loads(league.ladder_json), number)
-        active = stored.members(session, league.id, ["active"])
-        ratings = stored.ratings(session, [m.address for m in active], OVERALL)
-        entrants = [Entrant(m.id, m.seed or 10_000 + m.id, ratings[m.address].rating if m.address in ratings
-                            else 1500.0) for m in active if m.id is not None]
-        pairings = pairing.swiss_round(entrants, played_of(stored.games(session, league.id)))
+        pairings = pairing.swiss_round(self._entrants(session, league), played_of(stored.games(session, league.id)))
         return self._preferred(session, league, pairings)
+
+    def _entrants(self, session: Session, league: League) -> list[Entrant]:
+        """Who a Swiss round pairs: the active members, or the teams with a member still active (a team's
+        rating the mean of its members', unreliable if any member is)."""
+        members = {m.id: m for m in stored.members(session, league.id) if m.id is not None}
+        formed = teams.teams_of(league)
+        units = [m for m in members.values() if m.status == "active"] if not formed else \
+            [members[c] for c, team in formed.items() if any(members[i].status == "active" for i in team)]
+        addresses = {u.id: [members[i].address for i in teams.unit(formed, u.id or 0)] for u in units}
+        everyone = [a for team in addresses.values() for a in team]
+        ratings = stored.ratings(session, everyone, OVERALL)
+        doubtful = unreliable(session, league, everyone)
+        return [Entrant(u.id, u.seed or 10_000 + u.id,
+                        fmean(ratings[a].rating if a in ratings else 1500.0 for a in addresses[u.id]),
+                        not doubtful.intersection(addresses[u.id])) for u in units if u.id is not None]
 
     def _preferred(self, session: Session, league: League, pairings: Sequence[Pairing]) -> list[Pairing]:
         """In round 1 (no sides to even out yet) the members' preferred sides decide who plays which."""
@@ -142,7 +179,10 @@ class RoundKeeper:
         session.add(league)
         session.add(LeagueRound(league_id=league.id, number=number, starts_at=now,
                                 ends_at=round_end(now, league.round_days)))
-        gone = {m.id for m in stored.members(session, league.id) if m.status in ("withdrawn", "removed")}
+        members = stored.members(session, league.id)
+        left = {m.id for m in members if m.status in ("withdrawn", "removed")}
+        formed = teams.teams_of(league)
+        gone = {m.id for m in members if m.id is not None and all(i in left for i in teams.unit(formed, m.id))}
         for p in pairings:
             row = LeagueGame(league_id=league.id, round=number, first_id=p.first, second_id=p.second)
             if p.second is None:
@@ -163,14 +203,19 @@ class RoundKeeper:
             members = {m.id: m for m in stored.members(session, league_id)}
         if not rows:
             return
-        sides = sides_of(self.registry, league)
+        seating = seating_of(self.registry, league)
+        formed = teams.teams_of(league)
         secrets = {}
-        settings = {"deadline_hours": {"phase": league.turn_hours, "setup": league.turn_hours}} \
-            if league.turn_hours else {}
+        settings: dict[str, object] = {}
+        if league.turn_hours:
+            settings["deadline_hours"] = {"phase": league.turn_hours, "setup": league.turn_hours}
+        if league.grace_minutes is not None:  # the league's own grace after each deadline of its games
+            settings["grace_minutes"] = league.grace_minutes
         for row in rows:
-            first, second = members[row.first_id], members[row.second_id or 0]
+            first, second = ([members[i].address for i in teams.unit(formed, member_id)]
+                             for member_id in (row.first_id, row.second_id or 0))
             created = self.make_game(league.engine, league.scenario or None, json.loads(league.options_json),
-                                     addresses={sides[0]: first.address, sides[1]: second.address},
+                                     addresses=seating.seats(first, second),
                                      referee_address=league.referee_address, settings=settings)
             secrets[created.game_id] = created.referee_secret
             with self.database.session() as session:
@@ -187,14 +232,18 @@ class RoundKeeper:
         current = stored.round_of(session, league.id, number)
         assert current is not None
         for row in stored.games(session, league.id, number):
-            for member_id, side, other in ((row.first_id, view.sides[0], row.second_id),
-                                           (row.second_id, view.sides[1], row.first_id)):
-                if member_id is None or view.members[member_id].status not in ("active",):
-                    continue
-                game_id = row.game_id if row.second_id is not None else None
-                self.letters.round_started(session, view, number, view.members[member_id], game_id, side,
-                                           view.name(other), current.ends_at)
-        self.letters.referee_round(session, view, number, secrets)
+            for unit_id, side, other in ((row.first_id, view.sides[0], row.second_id),
+                                         (row.second_id, view.sides[1], row.first_id)):
+                for member_id in teams.unit(view.teams, unit_id) if unit_id is not None else []:
+                    if view.members[member_id].status not in ("active",):
+                        continue
+                    game_id = row.game_id if row.second_id is not None else None
+                    self.letters.round_started(session, view, number, view.members[member_id], game_id, side,
+                                               view.name(other), current.ends_at)
+        active = [m for m in view.members.values() if m.status == "active"]
+        doubtful = unreliable(session, league, [m.address for m in active])
+        self.letters.referee_round(session, view, number, secrets,
+                                   sorted(view.name(m.id) for m in active if m.address in doubtful))
 
     # ------------------------------------------------------------------ while a round runs
 
@@ -223,7 +272,9 @@ class RoundKeeper:
 
     def _collect(self, session: Session, league: League, now: datetime) -> None:
         """Results of the round's games that ended; their players' reliability ledgers."""
-        sides = sides_of(self.registry, league)
+        seating = seating_of(self.registry, league)
+        sides = seating.names
+        formed = teams.teams_of(league)
         for row in stored.games(session, league.id, league.current_round):
             if row.game_id is None or row.finished_at is not None:
                 continue
@@ -237,8 +288,9 @@ class RoundKeeper:
             row.finished_at = now
             session.add(row)
             members = {m.id: m.address for m in stored.members(session, league.id)}
-            holders = {sides[0]: members[row.first_id], sides[1]: members.get(row.second_id, "")}
-            everyone = set(holders.values()) | {seat.address for seat in table.players()}
+            holders = seating.seats(*([members[i] for i in teams.unit(formed, unit_id)]
+                                      for unit_id in (row.first_id, row.second_id or 0)))
+            everyone = {a for a in set(holders.values()) | {seat.address for seat in table.players()} if not is_bot(a)}
             ledger = {address: stored.reliability(session, address) for address in everyone if address}
             record_ledger(ledger, table, holders)
             for entry in ledger.values():
@@ -299,13 +351,18 @@ class RoundKeeper:
                                current.number, final)
 
     def _rate(self, session: Session, league: League, rows: Sequence[LeagueGame], now: datetime) -> None:
-        """One Glicko-2 rating period per round, for the game and overall; byes and forfeits are not rated."""
+        """One Glicko-2 rating period per round, for the game and overall (OpenSkill for games of teams);
+        byes, forfeits and games a bot finished are not rated."""
         members: dict[int | None, LeagueMember] = {m.id: m for m in stored.members(session, league.id)}
-        sides = sides_of(self.registry, league)
+        seating = seating_of(self.registry, league)
+        sides = seating.names
+        rated = [row for row in rows if row.second_id is not None and row.how not in ("forfeit", "bye", "bot")
+                 and row.result != "pending"]
+        if seating.team_size > 1:
+            self._rate_teams(session, league, seating, rated, members, now)
+            return
         games = []
-        for row in rows:
-            if row.second_id is None or row.how in ("forfeit", "bye") or row.result == "pending":
-                continue
+        for row in rated:
             substitutes = json.loads(row.substitutes_json)
             first = substitutes.get(sides[0], members[row.first_id].address)
             second = substitutes.get(sides[1], members[row.second_id].address)
@@ -321,3 +378,20 @@ class RoundKeeper:
                 held.updated_at = now
                 session.add(held)
 
+    def _rate_teams(self, session: Session, league: League, seating: Seating, rows: Sequence[LeagueGame],
+                    members: dict[int | None, LeagueMember], now: datetime) -> None:
+        """Each game of teams rated with OpenSkill, every seat's player (a reserve who took one over
+        included) for the game and overall."""
+        formed = teams.teams_of(league)
+        for row in rows:
+            seats = seating.seats(*([members[i].address for i in teams.unit(formed, unit_id)]
+                                    for unit_id in (row.first_id, row.second_id or 0)))
+            seats |= json.loads(row.substitutes_json)
+            ranks = {"first": [1, 2], "second": [2, 1]}.get(row.result, [1, 1])
+            for scope in (league.engine, OVERALL):
+                kept = [[stored.rating_row(session, seats[role], scope) for role in side] for side in seating.roles]
+                after = team_game([[Skill(r.mu, r.sigma) for r in side] for side in kept], ranks)
+                for held, skill in zip((r for side in kept for r in side), (k for side in after for k in side),
+                                       strict=True):
+                    held.mu, held.sigma, held.games, held.updated_at = skill.mu, skill.sigma, held.games + 1, now
+                    session.add(held)

@@ -59,6 +59,13 @@ def deadline_hours(settings: DeadlineSettings, game_settings: dict[str, Any], de
     return float(getattr(settings, f"{decision.deadline}_hours", settings.phase_hours))
 
 
+def grace_after(settings: DeadlineSettings, game_settings_json: str | None) -> timedelta:
+    """How long after a deadline its default is applied: the game's own grace (a league sets it for its
+    games) or the house's."""
+    minutes = json.loads(game_settings_json or "{}").get("grace_minutes")
+    return timedelta(minutes=float(settings.grace_minutes if minutes is None else minutes))
+
+
 def step_payload(step: Step) -> dict[str, Any]:
     payload = {"decision": step.decision, "kind": step.kind, "text": step.text, "source": step.source,
                "line": step.line_no, "secret": step.secret,
@@ -165,8 +172,7 @@ class TurnRunner:
         due = json.loads(seat.deadlines_json or "{}").get(decision.key)
         if not due:
             return False
-        grace = timedelta(minutes=self.deadlines.grace_minutes)
-        return datetime.fromisoformat(due) + grace <= now
+        return datetime.fromisoformat(due) + grace_after(self.deadlines, table.game.settings_json) <= now
 
     def _set_deadlines(self, table: Table, waiting: list[Decision], now: datetime,
                        game_settings: dict[str, Any]) -> None:

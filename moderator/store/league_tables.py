@@ -1,4 +1,4 @@
-"""The league tables (issue 15); migration 0010 creates them.
+"""The league tables (issue 15); migration 0010 creates them, 0012 adds the grace and the pairing reliability.
 
 A league's declaration is kept as columns; its members, rounds and pairings as rows; ratings and
 the reliability ledger belong to the club (keyed by address), not to one league.
@@ -29,14 +29,18 @@ class League(SQLModel, table=True):
     turn_hours: float | None = None
     nmr_limit: int = 3
     reserve_hours: float = 48.0
-    fallback: str = Field(default="forfeit", max_length=16)  # forfeit|adjudicate
+    fallback: str = Field(default="forfeit", max_length=16)  # forfeit|adjudicate|bot
     min_reliability: float = 0.0  # share of deadlines met asked of a member signing up (0: none)
+    grace_minutes: float | None = None  # after a deadline of the league's games (None: the house's); 0012
+    pair_reliability: float = 0.0  # members below this share of deadlines met are paired among themselves; 0012
     referee_address: str = Field(default="", max_length=320)
     referee_secret_hash: str = Field(default="", max_length=128)
     signup_token_hash: str = Field(default="", max_length=128, index=True)
     status: str = Field(default="signup", max_length=16, index=True)  # signup|running|over
     current_round: int = 0
     ladder_json: str = Field(default="[]", sa_column=Column(Text, nullable=False))  # member ids, top first
+    # A game with several seats a side: the teams formed at the start, member ids, the captain first; 0012.
+    teams_json: str = Field(default="[]", sa_column=Column(Text, nullable=False, server_default="[]"))
     created_at: datetime
 
 
@@ -82,7 +86,7 @@ class LeagueGame(SQLModel, table=True):
     second_id: int | None = Field(default=None, foreign_key="league_member.id")
     game_id: str | None = Field(default=None, max_length=64, index=True)
     result: str = Field(default="pending", max_length=16)  # pending|first|second|draw|bye
-    how: str = Field(default="", max_length=16)  # played|score|adjudicated|forfeit|bye
+    how: str = Field(default="", max_length=16)  # played|score|adjudicated|forfeit|bye|bot (a bot held a seat)
     waiting: str = Field(default="", max_length=16)  # ""|adjudication: the referee's RESULT is awaited
     # Who actually sits in each seat when a reserve took one over: {role: address}.
     substitutes_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))

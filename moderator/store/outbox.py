@@ -34,10 +34,23 @@ def queue_mail(session: Session, **fields: Any) -> Outbox:
     return row
 
 
+#: Mail to this domain is read in the house (a league's bot seat, league/botseats.py) and never handed
+#: to a transport; ".invalid" (RFC 2606) can never be delivered anywhere.
+IN_HOUSE_DOMAIN = "bots.invalid"
+
+
 def unsent(session: Session, limit: int) -> list[Outbox]:
-    """Every row not yet sent nor given up, due or not, oldest first."""
+    """Every row to send not yet sent nor given up, due or not, oldest first (not the in-house mail)."""
     return list(session.exec(select(Outbox).where(or_(Outbox.status == "pending", Outbox.status == "handed"))
+                             .where(col(Outbox.recipient).not_like(f"%@{IN_HOUSE_DOMAIN}"))
                              .order_by(col(Outbox.id)).limit(limit)))
+
+
+def unread_in_house(session: Session) -> list[Outbox]:
+    """The in-house mail not yet read, oldest first."""
+    return list(session.exec(select(Outbox).where(Outbox.status == "pending")
+                             .where(col(Outbox.recipient).like(f"%@{IN_HOUSE_DOMAIN}"))
+                             .order_by(col(Outbox.id))))
 
 
 def claim(session: Session, row: Outbox, now: datetime, status: str = "handed") -> bool:

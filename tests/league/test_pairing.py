@@ -115,3 +115,28 @@ def test_the_ladder_pairs_neighbours_and_a_winning_challenger_takes_the_rung(lad
             assert after.index(challenger) == ladder.index(holder)
         else:
             assert after.index(holder) == ladder.index(holder)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(min_value=1, max_value=8), st.integers(min_value=1, max_value=8))
+def test_swiss_round_1_pairs_members_below_the_pairing_reliability_among_themselves(reliable, doubtful):
+    """With everyone on zero points, no reliable member meets an unreliable one unless the counts are odd."""
+    entrants = [Entrant(m, seed=m, reliable=m <= reliable) for m in range(1, reliable + doubtful + 1)]
+    pairings = swiss_round(entrants, [])
+    kinds = {e.member_id: e.reliable for e in entrants}
+    mixed = [p for p in pairings if not p.is_bye and kinds[p.first] != kinds[p.second]]
+    assert len(mixed) == (1 if reliable % 2 and doubtful % 2 else 0)
+
+
+def test_swiss_pairs_reliability_across_half_a_point_but_not_across_a_whole_one():
+    """Score groups come first: unreliable members (2 and 4) are kept apart only within a point."""
+    def pairs(entrants: list[Entrant], played: list[Played]) -> set[frozenset[int]]:
+        return {frozenset((p.first, p.second)) for p in swiss_round(entrants, played)}
+
+    marked = [Entrant(1, 1), Entrant(2, 2, reliable=False), Entrant(3, 3), Entrant(4, 4, reliable=False)]
+    unmarked = [Entrant(m, m) for m in range(1, 5)]
+    half = [Played(1, 1, 2, "first"), Played(1, 3, 4, "draw")]  # 1 on a point, 3 and 4 on half, 2 on none
+    assert pairs(unmarked, half) == {frozenset((1, 4)), frozenset((2, 3))}  # the sides fit best
+    assert pairs(marked, half) == {frozenset((1, 3)), frozenset((2, 4))}  # reliability outweighs the sides
+    whole = [Played(1, 1, 2, "first"), Played(1, 4, 3, "first")]  # 1 and 4 on a point, 2 and 3 on none
+    assert pairs(marked, whole) == {frozenset((1, 4)), frozenset((2, 3))}

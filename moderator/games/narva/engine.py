@@ -113,6 +113,14 @@ class NarvaEngine(FrameStackEngine[NarvaState]):
             return None
         return Outcome(result["winner"], result["reason"], {"Soviet VP": result["vp"], "level": result["level"]})
 
+    def score_now(self, state: NarvaState) -> Outcome:
+        """The outcome once over; otherwise the 13.2 victory level of the Soviet VP held now (13.3)."""
+        outcome = self.outcome(state)
+        if outcome is not None:
+            return outcome
+        result = sequence.verdict_now(self._board(state))
+        return Outcome(result["winner"], result["reason"], {"Soviet VP": result["vp"], "level": result["level"]})
+
     # ------------------------------------------------------------------ where the game stands
 
     def period(self, state: NarvaState) -> str:

@@ -224,13 +224,28 @@ def victory_points(board: Board) -> int:
     return total
 
 
-def final_victory(board: Board) -> None:
-    vp = victory_points(board)
+def victory_level(board: Board, vp: int) -> tuple[Side, str]:
+    """13.2: the side and level of victory `vp` Soviet VP give (the table has no draw)."""
     level = next(v for v in board.scenario.meta.victory_levels
                  if vp >= v.min_vp and (v.max_vp is None or vp <= v.max_vp))
-    winner: Side = "soviet" if level.level.lower().startswith("soviet") else "german"
-    result: GameResult = {"winner": winner, "reason": f"{level.level} victory with {vp} Soviet VP (13.2)",
-                          "vp": vp, "level": level.level}
+    return ("soviet" if level.level.lower().startswith("soviet") else "german"), level.level
+
+
+def verdict_now(board: Board) -> GameResult:
+    """The victory level if the game stopped now (a league's time-out): the Soviet VP held at this
+    moment (13.3, the PD track counted as at the game's end) read on the 13.2 table.  Sudden death
+    (13.1A) is judged only in its own segment, so it does not enter a verdict taken in between."""
+    vp = victory_points(board)
+    winner, level = victory_level(board, vp)
+    return {"winner": winner, "reason": f"{level} victory with {vp} Soviet VP when the game stopped (13.2, 13.3)",
+            "vp": vp, "level": level}
+
+
+def final_victory(board: Board) -> None:
+    vp = victory_points(board)
+    winner, level = victory_level(board, vp)
+    result: GameResult = {"winner": winner, "reason": f"{level} victory with {vp} Soviet VP (13.2)",
+                          "vp": vp, "level": level}
     board.data["result"] = result
     board.emit("game_over", **result)
 

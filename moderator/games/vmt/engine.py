@@ -99,6 +99,15 @@ class VmtEngine(FrameStackEngine[VmtState]):
         return Outcome(result["winner"], result["reason"], {"axis VP": result["axis_vp"],
                                                             "soviet VP": result["soviet_vp"]})
 
+    def score_now(self, state: VmtState) -> Outcome:
+        """The outcome once over; otherwise more VP on the track now wins, equal VP a draw (L427, L429)."""
+        outcome = self.outcome(state)
+        if outcome is not None:
+            return outcome
+        board = self._board(state)
+        winner, reason = sequence.verdict_now(board)
+        return Outcome(winner, reason, {"axis VP": board.vp("axis"), "soviet VP": board.vp("soviet")})
+
     # ------------------------------------------------------------------ where the game stands
 
     def phase_label(self, state: VmtState) -> str:

@@ -153,6 +153,16 @@ def end_turn(board: Board) -> None:
     start_phase(board, "axis")
 
 
+def verdict_now(board: Board) -> tuple[str | None, str]:
+    """Who wins if the game stops now, the VP track being right "at any moment" (L429): more VP wins
+    (L112, L427), equal VP is a draw (L114); the Axis total is already less its reinforcement payments."""
+    axis, soviet = board.vp("axis"), board.vp("soviet")
+    if axis == soviet:
+        return None, f"a draw on {axis} VP each when the game stopped (L114, L429)"
+    winner = "axis" if axis > soviet else "soviet"
+    return winner, f"more VP when the game stopped: Axis {axis}, Soviet {soviet} (L427, L429)"
+
+
 def finish(board: Board, winner: str | None, reason: str) -> None:
     """The game is over: the result, and no frame left to play (L427)."""
     result: GameResult = {"winner": winner, "reason": reason, "axis_vp": board.vp("axis"),
