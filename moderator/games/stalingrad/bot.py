@@ -4,7 +4,9 @@ Concentration; and, when a battle asks for its first action, a whole battle scri
 afford, each on a formation with room for it, then Holds), each line guarded by `IF AT <building>` so a
 line left over never acts in the next battle.
 
-It knows only its report text: the districts, formations, the battle's room per formation, its hand.
+It knows only its report text: the districts, formations, the battle's room per formation, its hand.  In
+the four-player game each seat has a bot of its side; the report lists only the seat's own formations among
+its maneuver options, and its teammate's hand on a line of its own (which the bot leaves alone).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 
 from moderator.core.bots import AskedDecision, ReportMail
 from moderator.games.stalingrad.scenario import Scenario
+from moderator.games.stalingrad.seating import ALL_SEATS, SIDE_OF
 
 DISTRICT = re.compile(r"^  ([ABCD]) .* \[(\w+)\] .*concentration (\d+), defense (\d)")
 FORMATION = re.compile(r"^  (\S+)\s+(German|Soviet) .*: (\S+), (depleted|full strength), leader")
@@ -120,5 +123,7 @@ class StalingradBrain:
         return [guard + line for line in reload + plays + holds]
 
 
-def brains(scenario: Scenario) -> dict[str, StalingradBrain]:
+def brains(scenario: Scenario, four_player: bool = False) -> dict[str, StalingradBrain]:
+    if four_player:
+        return {seat: StalingradBrain(SIDE_OF[seat], scenario) for seat in ALL_SEATS}
     return {"german": StalingradBrain("german", scenario), "soviet": StalingradBrain("soviet", scenario)}
