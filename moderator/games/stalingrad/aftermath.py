@@ -31,7 +31,7 @@ def aftermath(board: Board) -> None:
     board.emit("battle_over", district=district, building=building, name=name, winner=winner, routed=battle["routed"])
     board.data["assaults"].pop(district, None)
     board.data["battle"] = None
-    teams.after_battle(board)  # §Four Player: commanders checked, the senior seats back (rulings S-28, S-80)
+    teams.after_battle(board)  # §Four Player: commanders checked, the senior seats back (rulings S-28, S-81)
 
 
 def _discard_used_cards(board: Board) -> None:

@@ -39,7 +39,7 @@ class Board(BoardBase[Scenario]):
     def emit(self, kind: str, visible_to: Iterable[str] | None = None, hidden_from: Iterable[str] = (),
              **data: Any) -> None:
         """An event; in the four-player game a side's private half goes to the seat whose hand it is (and to
-        his teammate when teammates' hands are open, ruling S-81)."""
+        his teammate when teammates' hands are open, ruling S-82)."""
         if "table" in self.data:
             visible_to = None if visible_to is None else self.seats_of(visible_to)
             hidden_from = self.seats_of(hidden_from)

@@ -51,7 +51,7 @@ OPTIONS = [
     OptionSpec("slaughter_dice", "cumulative", ("cumulative", "recount"),
                "a Bloody Slaughter's re-test rolls the previous pools plus a die, or counts them afresh (ruling S-23)"),
     OptionSpec("teammate_hands", "open", ("open", "closed"),
-               "four-player game: teammates see each other's hands, or only how many cards (ruling S-81)"),
+               "four-player game: teammates see each other's hands, or only how many cards (ruling S-82)"),
 ]
 
 STANDING = [
@@ -107,7 +107,7 @@ class StalingradEngine(FrameStackEngine[StalingradState]):
 
     def pending(self, state: StalingradState) -> list[Decision]:
         """The questions, each put to the role that answers it: in the four-player game a side's question goes
-        to the seat at the table (ruling S-80)."""
+        to the seat at the table (ruling S-81)."""
         asked = super().pending(state)
         table = state.get("table")
         return [_seated(d, table) for d in asked] if table else asked
@@ -178,7 +178,7 @@ class StalingradEngine(FrameStackEngine[StalingradState]):
 
     def secrets(self, state: StalingradState, role: str) -> set[str]:
         """§Commanders A: the cards in a player's hand (by copy id); the decks' order is nobody's.  Four players:
-        the seat's own hand (his teammate may be shown it, ruling S-81, but his opponents never)."""
+        the seat's own hand (his teammate may be shown it, ruling S-82, but his opponents never)."""
         if role in SIDE_OF and "table" in state:
             return set(hand_of(self._board(state), role))
         if role not in SIDES:
@@ -202,7 +202,7 @@ class StalingradEngine(FrameStackEngine[StalingradState]):
 
 
 def _seated(decision: Decision, table: Mapping[str, str]) -> Decision:
-    """A side's decision put to the seat at the table for that side (four players, ruling S-80)."""
+    """A side's decision put to the seat at the table for that side (four players, ruling S-81)."""
     role = table.get(decision.role, decision.role)
     interrupts = table.get(decision.interrupts, decision.interrupts) if decision.interrupts else None
     return dataclasses.replace(decision, role=role, interrupts=interrupts)

@@ -12,13 +12,13 @@ from moderator.games.stalingrad.state import TurnFrame
 
 def consolidators(board: Board, frame: TurnFrame) -> list[str]:
     """§Strategy 4: players with two or more depleted formations on their Staging Line, not yet done (four
-    players: the seat at the table, ruling S-80)."""
+    players: the seat at the table, ruling S-81)."""
     return [side for side in SIDES if board.seated(side) not in frame["consolidated"]
             and len(_depleted_staging(board, side)) >= 2]
 
 
 def seat_consolidators(board: Board, frame: TurnFrame) -> None:
-    """Ruling S-80: each player consolidates his own formations, the Paulus / Lopatin seat first."""
+    """Ruling S-81: each player consolidates his own formations, the Paulus / Lopatin seat first."""
     for side in SIDES:
         teams.seat_first(board, side, frame["consolidated"],
                          lambda seat: len([f for f in teams.owned(board, seat) if board.where(f) == "staging"
@@ -26,7 +26,7 @@ def seat_consolidators(board: Board, frame: TurnFrame) -> None:
 
 
 def seat_maneuverer(board: Board, frame: TurnFrame, side: str) -> None:
-    """Ruling S-80: each player maneuvers his own formations, the Paulus / Lopatin seat first."""
+    """Ruling S-81: each player maneuvers his own formations, the Paulus / Lopatin seat first."""
     teams.seat_first(board, side, frame.get("seats_done", []), lambda seat: _staging_of(board, seat) != [])
 
 
@@ -120,7 +120,7 @@ def maneuver(board: Board, frame: TurnFrame, side: str, order: Order) -> None:
     formations = order.values("formations")
     for formation in formations:
         if formation not in _mine(board, "staging", side):
-            board.fail(f"{formation} is not one of your formations on the Staging Line (§Strategy 6, ruling S-80)",
+            board.fail(f"{formation} is not one of your formations on the Staging Line (§Strategy 6, ruling S-81)",
                        _mine(board, "staging", side)[:4])
     if len(formations) > _room(board, district, side):
         board.fail(f"{board.building_name(district)}'s Concentration Level allows {_room(board, district, side)} more "
@@ -135,7 +135,7 @@ def maneuver(board: Board, frame: TurnFrame, side: str, order: Order) -> None:
 
 
 def _pass_to_teammate(board: Board, frame: TurnFrame, side: str) -> bool:
-    """Four players (ruling S-80): a player's DONE hands the maneuvers to his teammate while he has formations
+    """Four players (ruling S-81): a player's DONE hands the maneuvers to his teammate while he has formations
     on the Staging Line to maneuver; True when it did."""
     if not teams.is_four(board):
         return False

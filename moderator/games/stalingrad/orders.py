@@ -96,7 +96,7 @@ SPECS = [
     OrderSpec("give", "none", "GIVE NONE", "Keep your cards (four-player game; the default).", ("GIVE NONE",)),
     OrderSpec("give", "cards", "GIVE <cards:card...>",
               "Four-player game: pass these cards of your hand to your teammate for his battle (§Four Player, ruling "
-              "S-82).", (f"GIVE {EXAMPLE_CARD}",)),
+              "S-83).", (f"GIVE {EXAMPLE_CARD}",)),
     OrderSpec("spillover", "to", "SPILL <where:FIRE|BUCKET|NONE|AUTO|HOLD>",
               "Spillover Damage (§Destroying): advance the Fire or Bucket Counter; HOLD: a Soviet vanguard's Kill "
               "waits for the German vanguards (§Battle 1); AUTO: hold a vanguard's Kill, else the German's fire, the "

@@ -1,6 +1,6 @@
 """The four-player game's seats (§Four Player): two players a side, each with his own Supreme Commander, hand
 and formations.  A seat is named for the commander it starts with and keeps its name when he is replaced
-(ruling S-80)."""
+(ruling S-81)."""
 
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ class Options(TypedDict):
     machine_gun: str
     intensity_fires: str
     slaughter_dice: str
-    teammate_hands: NotRequired[str]  # the four-player game (ruling S-81)
+    teammate_hands: NotRequired[str]  # the four-player game (ruling S-82)
 
 
 class GameResult(TypedDict):
@@ -44,7 +44,7 @@ class SideRecord(TypedDict):
 
 class SeatRecord(TypedDict):
     """A four-player seat (§Four Player): its commander and hand while another seat of its side is at the table
-    (the seated seat's live hand and commander are its side's, ruling S-80)."""
+    (the seated seat's live hand and commander are its side's, ruling S-81)."""
 
     side: str
     commander: str
@@ -123,7 +123,7 @@ class StalingradState(TypedDict):
     ash: list[str]
     assaults: dict[str, list[str]]  # district -> buildings assaulted this turn, not yet fought
     battle: BattleRecord | None
-    # the four-player game only (§Four Player, rulings S-28 to S-31, S-80, S-81)
+    # the four-player game only (§Four Player, rulings S-28 to S-31, S-81, S-82)
     seats: NotRequired[dict[str, SeatRecord]]
     table: NotRequired[dict[str, str]]  # side -> the seat whose hand and commander are the side's now
     owners: NotRequired[dict[str, str]]  # formation in play -> the seat that controls it (ruling S-29)
@@ -143,7 +143,7 @@ class TurnFrame(Frame):
     depleted_arrivals: list[str]  # sides whose reinforcements arrive depleted this turn (campaign)
     consolidated: list[str]  # sides done consolidating
     assaulted: bool
-    seats_done: NotRequired[list[str]]  # four-player: seats done maneuvering this stage (ruling S-80)
+    seats_done: NotRequired[list[str]]  # four-player: seats done maneuvering this stage (ruling S-81)
 
 
 class BattleFrame(Frame):

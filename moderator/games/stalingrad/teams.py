@@ -1,7 +1,7 @@
 """§Four Player: two players a side, each with his own Supreme Commander, hand and formations.
 
 The rules modules work on one hand and one commander a side; in the four-player game these are the hand
-and commander of the seat *at the table* for that side (ruling S-80): the Paulus and Lopatin seats through
+and commander of the seat *at the table* for that side (ruling S-81): the Paulus and Lopatin seats through
 the Strategy Phase (the Campaign Cards are theirs, ruling S-31), each battle's owners through its battle
 (ruling S-30), each player in turn for his own consolidations and maneuvers.  The other seat's hand and
 commander wait in ``state["seats"]`` until he sits down again.  Every function here does nothing in the
@@ -64,7 +64,7 @@ def commander_of(board: Board, seat: str) -> Commander:
 
 
 def sit(board: Board, seat: str) -> None:
-    """Ruling S-80: `seat` takes his side's place at the table, his hand and commander becoming the side's."""
+    """Ruling S-81: `seat` takes his side's place at the table, his hand and commander becoming the side's."""
     side = SIDE_OF[seat]
     table, record, seats = board.data["table"], board.side(side), board.data["seats"]
     current = table[side]
@@ -119,7 +119,7 @@ def divide_formations(board: Board) -> None:
 
 
 def seat_first(board: Board, side: str, done: list[str], able: Callable[[str], bool]) -> None:
-    """Ruling S-80: the first seat of `side` (Paulus / Lopatin first) not done and able to act sits down."""
+    """Ruling S-81: the first seat of `side` (Paulus / Lopatin first) not done and able to act sits down."""
     if not is_four(board) or (board.seated(side) not in done and able(board.seated(side))):
         return
     for seat in SEATS[side]:
@@ -177,7 +177,7 @@ def discard_teammate_hand(board: Board, side: str) -> None:
 
 def begin_battle(board: Board) -> None:
     """Ruling S-30: each side's battle is fought by the seat with more of his formations there (equal: Paulus
-    / Lopatin); then each side's other player may give him cards (GIVE, ruling S-82)."""
+    / Lopatin); then each side's other player may give him cards (GIVE, ruling S-83)."""
     if not is_four(board):
         return
     battle = board.battle
@@ -198,11 +198,11 @@ def after_battle(board: Board) -> None:
 
 
 GIVE_PROMPT = ("Your teammate {owner} fights the battle for {building}: GIVE <card> ... passes cards of your hand to "
-               "him, GIVE NONE keeps them (§Four Player: teammates trade cards; ruling S-82).")
+               "him, GIVE NONE keeps them (§Four Player: teammates trade cards; ruling S-83).")
 
 
 class Give:
-    """Ruling S-82: at the start of a battle each side's other player may pass cards of his hand to the owner."""
+    """Ruling S-83: at the start of a battle each side's other player may pass cards of his hand to the owner."""
 
     def decisions(self, board: Board, frame: dict[str, object]) -> list[Decision]:
         waiting = frame["waiting"]

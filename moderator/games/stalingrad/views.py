@@ -6,7 +6,7 @@ play, every building, Tracking Card and unit, the battle (its cards played, roun
 the role's own hand. The referee sees both hands. Deck orders are never shown.
 
 Four players (§Four Player): every seat's commander, hand size and formations are public; a seat sees his own
-hand, and his teammate's when teammates' hands are open (ruling S-81), never an opponent's.
+hand, and his teammate's when teammates' hands are open (ruling S-82), never an opponent's.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def build_view(board: Board, role: str) -> dict[str, Any]:
 
 def _four_player_view(board: Board, role: str, view: dict[str, Any]) -> dict[str, Any]:
     """The seats in public (commander, hand size, formations); the role's own hand, and his teammate's when
-    teammates' hands are open (ruling S-81); the referee sees all four."""
+    teammates' hands are open (ruling S-82); the referee sees all four."""
     view["seat"] = role if role in SIDE_OF else None
     view["seats"] = [{"seat": seat, "side": SIDE_OF[seat], "commander": commander_of(board, seat).name,
                       "hand_size": commander_of(board, seat).hand, "hand": len(hand_of(board, seat)),

@@ -1,7 +1,7 @@
 """50 random four-player games (issue 14, §Four Player): each ends with an outcome, every answer re-parses to
 itself, and, at every change of phase, non-interference: a seat's whole report mail (text, HTML, map) is the
 same byte for byte when an opponent's hand is swapped for other cards of his side's deck, and when the
-teammate's hand is swapped with teammates' hands closed (ruling S-81); with them open the same swap must show
+teammate's hand is swapped with teammates' hands closed (ruling S-82); with them open the same swap must show
 (so the check can fail).  The text of every report is searched for the opponents' cards too."""
 
 from __future__ import annotations
@@ -145,7 +145,7 @@ def position_after(steps, options):
 
 
 def test_the_teammate_sees_the_hand_only_when_hands_are_open():
-    """Ruling S-81, both ways, on one position: the opponent never, the teammate only with hands open."""
+    """Ruling S-82, both ways, on one position: the opponent never, the teammate only with hands open."""
     for hands in ("open", "closed"):
         state = position_after(40, {"teammate_hands": hands})
         for viewer in ALL_SEATS:
