@@ -199,8 +199,9 @@ def ready_district(board: Board, district: str) -> None:
 
 
 def _assault(board: Board, frame: TurnFrame) -> None:
-    """§Strategy 6, ruling S-53: a German who cannot assault a building loses at once."""
-    if not frame["assaulted"]:
+    """§Strategy 6, ruling S-53: a German who cannot assault a building loses at once, unless no building is left
+    to assault (the last turn's empty districts): then the turn ends and §Basic Game's victory decides."""
+    if not frame["assaulted"] and board.buildings_in_play():
         win(board, "soviet", "the German cannot maneuver a formation to assault a building (§Strategy 6)")
 
 
