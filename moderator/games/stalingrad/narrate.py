@@ -73,7 +73,7 @@ TEXT: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "hand_discarded": lambda d: (f"{_s(d.get('seat') or d['side'])} discards the whole hand: "
                                  f"{', '.join(d['cards']) or 'no cards'}."),
     "formations_divided": lambda d: "Formations divided (ruling S-29): " + ", ".join(
-        f"{f} to {_s(seat)}" for f, seat in d["owners"].items()) + ".",
+        f"{f} to {_s(seat)}" for f, seat in d["owners"]) + ".",
     "battle_owners": lambda d: (f"{_s(d['german'])} and {_s(d['soviet'])} fight this battle for their sides "
                                 "(ruling S-30)."),
     "commander_replaced": lambda d: f"{d['commander']} is replaced by {d['replacement']}: {d['why']} (§Four Player).",

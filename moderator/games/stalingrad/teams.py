@@ -104,13 +104,14 @@ def divide_formations(board: Board) -> None:
     owners = board.data["owners"]
     for formation in [f for f in owners if not board.in_play(f)]:
         del owners[formation]
-    divided: dict[str, str] = {}
+    divided: list[list[str]] = []  # pairs, not a mapping: the log stores mappings with sorted keys
     for formation in board.scenario.formations:
         if not board.in_play(formation.id) or formation.id in owners:
             continue
         seats = SEATS[formation.side]
         seat = FIXED_OWNERS.get(formation.id) or min(seats, key=lambda s: (len(owned(board, s)), seats.index(s)))
-        owners[formation.id] = divided[formation.id] = seat
+        owners[formation.id] = seat
+        divided.append([formation.id, seat])
     if divided:
         board.emit("formations_divided", owners=divided)
 

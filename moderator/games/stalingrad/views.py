@@ -117,7 +117,7 @@ def _district(board: Board, district: str) -> dict[str, Any]:
         "closed": record["closed"], "volga": record["volga"], "hold": record["hold"], "skull": meta.skull_track,
         "fire": record["fire"], "fire_track": meta.fire_track, "bucket": record["bucket"],
         "bucket_track": meta.bucket_track, "infernos": record["infernos"],
-        "units": {s: board.cores_on(district, s) for s in SIDES},
+        "units": {s: _units(board, district, s) for s in SIDES},
         "formations": {s: board.formations_at(district, s) for s in SIDES},
         "assaulted": district in board.data["assaults"],
     }
@@ -148,7 +148,13 @@ def _battle(board: Board) -> dict[str, Any] | None:
             "heroes": [{"card": c, "name": board.card_name(c), "side": r["side"], "wounded": r["wounds"] > 0}
                        for c, r in battle["heroes"].items()],
             "holds_left": max(0, board.scenario.meta.skull_track - board.district(district)["hold"]),
-            "dice": dice, "units": {s: board.cores_on(district, s) for s in SIDES}}
+            "dice": dice, "units": {s: _units(board, district, s) for s in SIDES}}
+
+
+def _units(board: Board, district: str, side: str) -> dict[str, int]:
+    """The side's units on the building by core type, in name order: a stored state's mappings come back with
+    their keys sorted, so an order of arrival would differ between the game and its replay."""
+    return dict(sorted(board.cores_on(district, side).items()))
 
 
 def lexicon_for(board: Board, role: str) -> Lexicon:
