@@ -5,9 +5,9 @@ diff shows any change in what a player sees), and the game replayed byte for byt
 A game's script and golden files live in tests/playthroughs/<game id>/: `script.yaml` (the mails
 each role sends, in order; `wait_hours` lets deadlines pass; phrases the reports must and must not
 contain) and one `<role>.txt` per role.  A game without a script fails here: writing one is part of
-adding a game.  A game may have further playthroughs (`EXTRA`: another scenario or rule options, named in
-the script as `scenario:` and `options:`), each in a directory of its own.  Regenerate the golden files after an intended change with UPDATE_GOLDENS=1 and read
-the diff.
+adding a game.  A game may have further playthroughs (`EXTRA`: another scenario or rule options, named
+in the script as `scenario:` and `options:`), each in a directory of its own.  Regenerate the golden
+files after an intended change with UPDATE_GOLDENS=1 and read the diff.
 """
 
 from __future__ import annotations

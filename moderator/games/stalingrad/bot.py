@@ -23,6 +23,7 @@ DISTRICT = re.compile(r"^  ([ABCD]) .* \[(\w+)\] .*concentration (\d+), defense 
 FORMATION = re.compile(r"^  (\S+)\s+(German|Soviet) .*: (\S+), (depleted|full strength), leader")
 ROOM = re.compile(r"^  (German|Soviet) (\S+): (\d+) (card\(s\)|patriotism) left")
 HAND = re.compile(r"^  (\S+\.\d+)\s+.*\((value (\d)|\w+ doctrine)\)")
+PRESENT = re.compile(r"^     formations: German (.*); Soviet (.*)$")
 BATTLE = re.compile(r"^BATTLE for .* \(district ([ABCD])\), round (\d+).*; (\d+) Hold\(s\) left")
 POLICIES = {
     "german": ["STANDING casualty: LOSE Grenadier Recon", "STANDING sniper: SNIPE AUTO"],
@@ -37,13 +38,19 @@ class Seen:
     room: dict[str, int]
     hand: dict[str, int | None]  # card copy -> Soviet value (None for a German card)
     battle: tuple[str, int, int] | None  # district, round, holds left
+    present: dict[str, dict[str, int]]  # building id -> side -> formations there already (a teammate's too)
 
 
 def read_situation(text: str) -> Seen:
-    seen = Seen({}, {}, {}, {}, None)
+    seen = Seen({}, {}, {}, {}, None, {})
+    building = ""
     for line in text.split("\n"):
         if m := DISTRICT.match(line):
             seen.buildings[m[1]] = (m[2], int(m[3]), int(m[4]))
+            building = m[2]
+        elif m := PRESENT.match(line):
+            seen.present[building] = {side: 0 if names == "none" else len(names.split(", "))
+                                      for side, names in (("german", m[1]), ("soviet", m[2]))}
         elif m := FORMATION.match(line):
             seen.formations[m[1]] = (m[3], m[4] == "depleted")
         elif m := ROOM.match(line):
@@ -93,7 +100,8 @@ class StalingradBrain:
         for building, concentration, _ in order:
             free = [f for f in offered.get(building, []) if f not in used]
             free.sort(key=lambda f: seen.formations.get(f, ("", False))[1])
-            chosen = free[:concentration if kind == "assault" else max(1, concentration - 1)]
+            room = concentration - seen.present.get(building, {}).get(self.side, 0)
+            chosen = free[:min(room, concentration if kind == "assault" else max(1, concentration - 1))]
             if chosen and (kind == "defend" or not seen.formations.get(chosen[0], ("", True))[1] or not lines):
                 used.update(chosen)
                 lines.append(f"{verb} {building} WITH {' '.join(chosen)}")

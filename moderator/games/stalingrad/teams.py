@@ -102,8 +102,8 @@ def divide_formations(board: Board) -> None:
     if not is_four(board):
         return
     owners = board.data["owners"]
-    for formation in [f for f in owners if not board.in_play(f)]:
-        del owners[formation]
+    for gone in [f for f in owners if not board.in_play(f)]:
+        del owners[gone]
     divided: list[list[str]] = []  # pairs, not a mapping: the log stores mappings with sorted keys
     for formation in board.scenario.formations:
         if not board.in_play(formation.id) or formation.id in owners:

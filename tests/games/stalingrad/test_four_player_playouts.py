@@ -16,10 +16,10 @@ from moderator.core.rng import RngRecord
 from moderator.games.stalingrad.engine import engine
 from moderator.games.stalingrad.seating import ALL_SEATS, FOUR_PLAYER, SIDE_OF, TEAMMATE
 from moderator.registry import Registry
+from moderator.service.reports import report_text
 from tests.conftest import make_app
 from tests.kit.leaks import mentioned
 from tests.kit.noninterference import mail_for
-from moderator.service.reports import report_text
 from tests.playout import names_in, random_playout
 
 GAMES = 50
