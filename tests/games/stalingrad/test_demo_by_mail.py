@@ -88,6 +88,8 @@ def test_the_advanced_and_the_four_player_games_play_to_the_end_by_mail(tmp_path
         for role, sent in sorted(mails.items()):
             print(f"\n  stalingrad {' '.join(args)}: {role} wrote {sent} mails for {battles} battles in {played} "
                   f"turns: {sent / battles:.1f} a battle (goal <= 3), {sent / played:.1f} a turn (goal <= 12)")
+    for sent in mails.values():
+        assert sent / battles <= 3 and sent / played <= 12
 
 
 def test_a_scenario_the_game_does_not_have_is_refused(tmp_path, monkeypatch):
