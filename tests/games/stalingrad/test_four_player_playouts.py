@@ -114,6 +114,7 @@ def app(tmp_path_factory):
     return make_app(tmp_path_factory.mktemp("stalingrad4"), registry=Registry([engine]))
 
 
+@pytest.mark.slow
 def test_fifty_random_four_player_games_end_and_keep_each_hand_from_the_opponents(app, capsys):
     start = time.perf_counter()
     winners = {"german": 0, "soviet": 0}
