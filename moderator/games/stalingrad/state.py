@@ -150,5 +150,9 @@ class BattleFrame(Frame):
     pass
 
 
+class GiveFrame(Frame):
+    waiting: list[str]  # four-player seats still to say which cards they give their teammate (ruling S-83)
+
+
 class EffectsFrame(Frame):
     queue: list[dict[str, Any]]

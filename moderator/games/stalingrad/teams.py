@@ -24,6 +24,7 @@ from moderator.games.stalingrad.seating import (
     STARTING_COMMANDER,
     TEAMMATE,
 )
+from moderator.games.stalingrad.state import GiveFrame
 
 SARAEV_FORMATION = next(f for f, seat in FIXED_OWNERS.items() if seat == "saraev")
 
@@ -205,19 +206,17 @@ GIVE_PROMPT = ("Your teammate {owner} fights the battle for {building}: GIVE <ca
 class Give:
     """Ruling S-83: at the start of a battle each side's other player may pass cards of his hand to the owner."""
 
-    def decisions(self, board: Board, frame: dict[str, object]) -> list[Decision]:
-        waiting = frame["waiting"]
-        assert isinstance(waiting, list)
+    def decisions(self, board: Board, frame: GiveFrame) -> list[Decision]:
         building = board.building_name(board.battle["district"])
         return [ask(frame, seat, "give", GIVE_PROMPT.format(owner=TEAMMATE[seat].title(), building=building),
                     [f"GIVE {card}" for card in sorted(hand_of(board, seat))] + ["GIVE NONE"], "GIVE NONE")
-                for seat in waiting]
+                for seat in frame["waiting"]]
 
-    def legal(self, board: Board, frame: dict[str, object], decision: Decision) -> list[Order]:
+    def legal(self, board: Board, frame: GiveFrame, decision: Decision) -> list[Order]:
         return [Order.make("give", "cards", cards=(card,)) for card in sorted(hand_of(board, decision.role))] + [
             Order.make("give", "none")]
 
-    def apply(self, board: Board, frame: dict[str, object], decision: Decision, order: Order) -> None:
+    def apply(self, board: Board, frame: GiveFrame, decision: Decision, order: Order) -> None:
         seat = decision.role
         cards = list(order.values("cards")) if order.form == "cards" else []
         hand = hand_of(board, seat)
@@ -225,9 +224,7 @@ class Give:
             if card not in hand:
                 board.fail(f"you do not hold {card} (§Four Player)", sorted(hand)[:4])
         answered(frame)
-        waiting = frame["waiting"]
-        assert isinstance(waiting, list)
-        waiting.remove(seat)
+        frame["waiting"].remove(seat)
         if not cards:
             return
         receiver = TEAMMATE[seat]
@@ -238,7 +235,7 @@ class Give:
         board.emit("cards_given", visible_to=[seat, receiver], side=side, seat=seat, to=receiver, cards=cards)
         board.emit("cards_given", hidden_from=[seat, receiver], side=side, seat=seat, to=receiver, count=len(cards))
 
-    def step(self, board: Board, frame: dict[str, object]) -> bool:
+    def step(self, board: Board, frame: GiveFrame) -> bool:
         if frame["waiting"]:
             return False
         board.pop()
