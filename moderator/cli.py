@@ -499,6 +499,8 @@ def demo(
                                            "until the end, as in any game).")] = 1,
     league: Annotated[bool, typer.Option("--league", help="Play a whole club league of the game instead "
                                                           "(8 members, 2 reserves, 3 Swiss rounds).")] = False,
+    scenario: Annotated[str | None, typer.Option(help="Scenario name (default: the first).")] = None,
+    option: Annotated[list[str] | None, typer.Option(help="Rule option NAME=VALUE; repeat as needed.")] = None,
 ) -> None:
     """Bots play a complete game by e-mail through the real loop; every mail stays in OUT."""
     import shutil
@@ -530,7 +532,10 @@ def demo(
         def progress(turn: int, total: int, label: str) -> None:
             bar.update(task, completed=turn, total=total, phase=label)
 
-        summary = run_demo(app, game, out, seed, progress)
+        try:
+            summary = run_demo(app, game, out, seed, progress, scenario=scenario, options=dict(_pairs(option or [])))
+        except ModeratorError as error:
+            fail(str(error))
     archive_dir = out / "archive"
     index = app.html_archive.write(summary["game_id"], archive_dir)
     data = json.loads((archive_dir / "archive.json").read_text())

@@ -115,15 +115,17 @@ class Bot:
 
 def run_demo(app: Host, engine_id: str, out: Path, seed: int, progress: Callable[[int, int, str], None] | None = None,
              brains: Mapping[str, Brain] | None = None, silence: float = 0.03,
-             max_cycles: int = 100_000) -> dict[str, Any]:
-    """Play one game to the end through the mail loop; return a summary."""
+             max_cycles: int = 100_000, scenario: str | None = None,
+             options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Play one game (of `scenario`, the first when None, with rule `options`) to the end through the mail
+    loop; return a summary.  Raises UnknownGame for a scenario the game does not have."""
     rng = random.Random(seed)
     engine = app.registry.get(engine_id)
-    scenario = engine.info.scenario().name
+    scenario = engine.info.scenario(scenario).name
     roles = engine.info.roles(scenario)
     addresses = {role: f"{role}@players.demo" for role in roles}
-    created = app.create_game(engine_id, scenario, addresses=addresses, referee_address="referee@players.demo",
-                              observers={"observer": "observer@players.demo"})
+    created = app.create_game(engine_id, scenario, options=dict(options or {}), addresses=addresses,
+                              referee_address="referee@players.demo", observers={"observer": "observer@players.demo"})
     inbox = app.inbox
     if brains is None:
         brains = engine.bots(scenario)

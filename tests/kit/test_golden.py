@@ -5,8 +5,9 @@ diff shows any change in what a player sees), and the game replayed byte for byt
 A game's script and golden files live in tests/playthroughs/<game id>/: `script.yaml` (the mails
 each role sends, in order; `wait_hours` lets deadlines pass; phrases the reports must and must not
 contain) and one `<role>.txt` per role.  A game without a script fails here: writing one is part of
-adding a game.  Regenerate the golden files after an intended change with UPDATE_GOLDENS=1 and read
-the diff.
+adding a game.  A game may have further playthroughs (`EXTRA`: another scenario or rule options, named
+in the script as `scenario:` and `options:`), each in a directory of its own.  Regenerate the golden
+files after an intended change with UPDATE_GOLDENS=1 and read the diff.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from tests.kit.games import EVERY, game_id
 from tests.mailmaker import player_mail
 
 PLAYTHROUGHS = Path(__file__).resolve().parents[1] / "playthroughs"
+#: further playthroughs: directory -> the game id it plays (The Hell of Stalingrad's four-player scenario)
+EXTRA = {"stalingrad4": "stalingrad"}
 
 
 def script_of(engine: Any) -> dict[str, Any]:
@@ -37,9 +40,11 @@ def script_of(engine: Any) -> dict[str, Any]:
 
 
 def play(app: Any, engine: Any, script: dict[str, Any]) -> tuple[dict[str, str], str]:
-    roles = engine.info.roles()
+    scenario = script.get("scenario")
+    roles = engine.info.roles(scenario)
     addresses = {role: f"{role}@players.test" for role in roles}
-    created = app.create_game(engine.info.id, addresses=addresses, referee_address="gm@players.test")
+    created = app.create_game(engine.info.id, scenario, options=script.get("options"), addresses=addresses,
+                              referee_address="gm@players.test")
     secrets = {}
     for role, address in addresses.items():
         outcome = app.receive(player_mail(address, f"JOIN {created.invitations[role]}\nENTROPY {role}\n"))
@@ -63,7 +68,20 @@ def play(app: Any, engine: Any, script: dict[str, Any]) -> tuple[dict[str, str],
 
 @pytest.mark.parametrize("engine", EVERY, ids=game_id)
 def test_the_scripted_game_s_reports_match_the_golden_files(engine, tmp_path, monkeypatch):
-    script = script_of(engine)
+    played_as_scripted(engine, PLAYTHROUGHS / engine.info.id, script_of(engine), tmp_path, monkeypatch)
+
+
+@pytest.mark.parametrize("directory", sorted(EXTRA))
+def test_each_further_playthrough_s_reports_match_the_golden_files(directory, tmp_path, monkeypatch):
+    engine = next(e for e in EVERY if e.info.id == EXTRA[directory])
+    script = yaml.safe_load((PLAYTHROUGHS / directory / "script.yaml").read_text(encoding="utf-8"))
+    played_as_scripted(engine, PLAYTHROUGHS / directory, script, tmp_path, monkeypatch)
+
+
+def played_as_scripted(engine: Any, directory: Path, script: dict[str, Any], tmp_path: Path,
+                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The script played through the mail pipeline with fixed secrets; every role's mail compared with its
+    golden file in `directory`."""
     counter = itertools.count(1)
     monkeypatch.setattr("moderator.service.games.new_seed", lambda: bytes(range(32)))
     prefix = script["secret_prefix"]
@@ -77,7 +95,7 @@ def test_the_scripted_game_s_reports_match_the_golden_files(engine, tmp_path, mo
                    domain="referee.test")
     reports, game = play(app, engine, script)
     for role, text in reports.items():
-        compare_with_golden(PLAYTHROUGHS / engine.info.id / f"{role}.txt", text)
+        compare_with_golden(directory / f"{role}.txt", text)
     for role, phrases in (script.get("expect") or {}).items():
         for phrase in phrases:
             assert phrase in flat(reports[role]), f"{role}'s reports lack {phrase!r}"

@@ -3,6 +3,7 @@ counters, the building captured.  Rulings: S-08, S-10, S-66, S-68."""
 
 from __future__ import annotations
 
+from moderator.games.stalingrad import teams
 from moderator.games.stalingrad.board import Board
 from moderator.games.stalingrad.heroes import heroes_leave
 from moderator.games.stalingrad.scenario import SIDES
@@ -30,6 +31,7 @@ def aftermath(board: Board) -> None:
     board.emit("battle_over", district=district, building=building, name=name, winner=winner, routed=battle["routed"])
     board.data["assaults"].pop(district, None)
     board.data["battle"] = None
+    teams.after_battle(board)  # §Four Player: commanders checked, the senior seats back (rulings S-28, S-81)
 
 
 def _discard_used_cards(board: Board) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from moderator.core.contract import Decision
 from moderator.core.frames import answered, ask, new_frame
 from moderator.core.grammar import Order
-from moderator.games.stalingrad import actions, breaktest
+from moderator.games.stalingrad import actions, breaktest, teams
 from moderator.games.stalingrad.aftermath import aftermath
 from moderator.games.stalingrad.board import Board, enemy
 from moderator.games.stalingrad.heroes import can_intercept, intercept
@@ -33,6 +33,7 @@ def start_battle(board: Board, district: str) -> None:
                german=record["formations"]["german"],
                soviet=record["formations"]["soviet"])
     board.push(new_frame(board.data, "battle"))
+    teams.begin_battle(board)  # §Four Player: each side's battle owner (ruling S-30)
 
 
 def vanguards(board: Board, side: str) -> None:

@@ -3,9 +3,13 @@ as prose: ``board.units_on(district, side)``, ``board.draw_cards(side, n)``, ``b
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from moderator.core.board import BoardBase
 from moderator.games.stalingrad.scenario import DISTRICTS, SIDES, Scenario
 from moderator.games.stalingrad.scenario.schema import Building, Commander, Formation
+from moderator.games.stalingrad.seating import TEAMMATE
 from moderator.games.stalingrad.state import BattleRecord, DistrictRecord, Options, SideRecord, StalingradState
 
 
@@ -24,11 +28,37 @@ class Board(BoardBase[Scenario]):
     def last_turn(self) -> int:
         """§Basic Game: 3 turns; §Advanced: 6."""
         meta = self.scenario.meta
-        return meta.turns_advanced if self.options["game"] == "advanced" else meta.turns_basic
+        return meta.turns_advanced if self.options["game"] != "basic" else meta.turns_basic
 
     def is_last_turn(self) -> bool:
         """Ruling S-05: the turn whose Hourglass position reaches the last turn is the last."""
         return self.turn >= self.last_turn
+
+    # ------------------------------------------------------------------ events and seats
+
+    def emit(self, kind: str, visible_to: Iterable[str] | None = None, hidden_from: Iterable[str] = (),
+             **data: Any) -> None:
+        """An event; in the four-player game a side's private half goes to the seat whose hand it is (and to
+        his teammate when teammates' hands are open, ruling S-82)."""
+        if "table" in self.data:
+            visible_to = None if visible_to is None else self.seats_of(visible_to)
+            hidden_from = self.seats_of(hidden_from)
+        super().emit(kind, visible_to, hidden_from, **data)
+
+    def seats_of(self, roles: Iterable[str]) -> list[str]:
+        """The roles with each side replaced by its seat at the table (and that seat's teammate, hands open)."""
+        table = self.data.get("table", {})
+        out: list[str] = []
+        for role in roles:
+            seat = table.get(role, role)
+            out.append(seat)
+            if seat != role and self.options.get("teammate_hands") == "open":
+                out.append(TEAMMATE[seat])
+        return out
+
+    def seated(self, side: str) -> str:
+        """The role answering for a side now: the side itself, or (four players) the seat at the table."""
+        return self.data.get("table", {}).get(side, side)
 
     # ------------------------------------------------------------------ sides, hands, decks
 
@@ -54,8 +84,9 @@ class Board(BoardBase[Scenario]):
             drawn.append(record["deck"].pop(0))
         record["hand"] += drawn
         if drawn:
-            self.emit("drew", visible_to=[side], side=side, cards=drawn, why=why)
-            self.emit("drew", hidden_from=[side], side=side, count=len(drawn), why=why)
+            seat = {"seat": self.seated(side)} if "table" in self.data else {}
+            self.emit("drew", visible_to=[side], side=side, cards=drawn, why=why, **seat)
+            self.emit("drew", hidden_from=[side], side=side, count=len(drawn), why=why, **seat)
         return drawn
 
     def discard_at_random(self, side: str, count: int, why: str) -> None:

@@ -4,7 +4,9 @@ Concentration; and, when a battle asks for its first action, a whole battle scri
 afford, each on a formation with room for it, then Holds), each line guarded by `IF AT <building>` so a
 line left over never acts in the next battle.
 
-It knows only its report text: the districts, formations, the battle's room per formation, its hand.
+It knows only its report text: the districts, formations, the battle's room per formation, its hand.  In
+the four-player game each seat has a bot of its side; the report lists only the seat's own formations among
+its maneuver options, and its teammate's hand on a line of its own (which the bot leaves alone).
 """
 
 from __future__ import annotations
@@ -15,11 +17,13 @@ from dataclasses import dataclass
 
 from moderator.core.bots import AskedDecision, ReportMail
 from moderator.games.stalingrad.scenario import Scenario
+from moderator.games.stalingrad.seating import ALL_SEATS, SIDE_OF
 
 DISTRICT = re.compile(r"^  ([ABCD]) .* \[(\w+)\] .*concentration (\d+), defense (\d)")
 FORMATION = re.compile(r"^  (\S+)\s+(German|Soviet) .*: (\S+), (depleted|full strength), leader")
 ROOM = re.compile(r"^  (German|Soviet) (\S+): (\d+) (card\(s\)|patriotism) left")
 HAND = re.compile(r"^  (\S+\.\d+)\s+.*\((value (\d)|\w+ doctrine)\)")
+PRESENT = re.compile(r"^     formations: German (.*); Soviet (.*)$")
 BATTLE = re.compile(r"^BATTLE for .* \(district ([ABCD])\), round (\d+).*; (\d+) Hold\(s\) left")
 POLICIES = {
     "german": ["STANDING casualty: LOSE Grenadier Recon", "STANDING sniper: SNIPE AUTO"],
@@ -34,13 +38,19 @@ class Seen:
     room: dict[str, int]
     hand: dict[str, int | None]  # card copy -> Soviet value (None for a German card)
     battle: tuple[str, int, int] | None  # district, round, holds left
+    present: dict[str, dict[str, int]]  # building id -> side -> formations there already (a teammate's too)
 
 
 def read_situation(text: str) -> Seen:
-    seen = Seen({}, {}, {}, {}, None)
+    seen = Seen({}, {}, {}, {}, None, {})
+    building = ""
     for line in text.split("\n"):
         if m := DISTRICT.match(line):
             seen.buildings[m[1]] = (m[2], int(m[3]), int(m[4]))
+            building = m[2]
+        elif m := PRESENT.match(line):
+            seen.present[building] = {side: 0 if names == "none" else len(names.split(", "))
+                                      for side, names in (("german", m[1]), ("soviet", m[2]))}
         elif m := FORMATION.match(line):
             seen.formations[m[1]] = (m[3], m[4] == "depleted")
         elif m := ROOM.match(line):
@@ -90,7 +100,8 @@ class StalingradBrain:
         for building, concentration, _ in order:
             free = [f for f in offered.get(building, []) if f not in used]
             free.sort(key=lambda f: seen.formations.get(f, ("", False))[1])
-            chosen = free[:concentration if kind == "assault" else max(1, concentration - 1)]
+            room = concentration - seen.present.get(building, {}).get(self.side, 0)
+            chosen = free[:min(room, concentration if kind == "assault" else max(1, concentration - 1))]
             if chosen and (kind == "defend" or not seen.formations.get(chosen[0], ("", True))[1] or not lines):
                 used.update(chosen)
                 lines.append(f"{verb} {building} WITH {' '.join(chosen)}")
@@ -120,5 +131,7 @@ class StalingradBrain:
         return [guard + line for line in reload + plays + holds]
 
 
-def brains(scenario: Scenario) -> dict[str, StalingradBrain]:
+def brains(scenario: Scenario, four_player: bool = False) -> dict[str, StalingradBrain]:
+    if four_player:
+        return {seat: StalingradBrain(SIDE_OF[seat], scenario) for seat in ALL_SEATS}
     return {"german": StalingradBrain("german", scenario), "soviet": StalingradBrain("soviet", scenario)}

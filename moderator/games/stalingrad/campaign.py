@@ -3,6 +3,7 @@ the reinforcements.  Rulings: S-04, S-05, S-12, S-58, S-65."""
 
 from __future__ import annotations
 
+from moderator.games.stalingrad import teams
 from moderator.games.stalingrad.board import Board
 
 
@@ -50,6 +51,7 @@ def _campaign_effect(board: Board, side: str, effect: str) -> int:
         board.emit("hand_discarded", side=side, cards=list(record["hand"]))
         record["discard"] += record["hand"]
         record["hand"] = []
+        teams.discard_teammate_hand(board, side)  # ruling S-31
     elif word == "execute_commissars":
         for f in board.scenario.formations_of("soviet"):
             if board.in_play(f.id):

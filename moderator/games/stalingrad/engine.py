@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -17,8 +18,9 @@ from moderator.core.contract import (
     StandingDefault,
     View,
 )
+from moderator.core.errors import WrongDecision
 from moderator.core.frames import FrameStackEngine, Handler
-from moderator.core.grammar import Lexicon
+from moderator.core.grammar import Lexicon, Order
 from moderator.core.rng import Rng
 from moderator.games.stalingrad import conditions, mapdraw, narrate
 from moderator.games.stalingrad.battle import Battle
@@ -27,38 +29,49 @@ from moderator.games.stalingrad.bot import brains
 from moderator.games.stalingrad.effects import Effects
 from moderator.games.stalingrad.orders import GRAMMAR
 from moderator.games.stalingrad.scenario import DEFAULT, SIDES, check_scenario, scenario_named
+from moderator.games.stalingrad.seating import ALL_SEATS, FOUR_PLAYER, SEATS, SIDE_OF
 from moderator.games.stalingrad.setup import STATE_VERSION, initial_state
 from moderator.games.stalingrad.state import StalingradState
 from moderator.games.stalingrad.strategy import Turn, start_turn
+from moderator.games.stalingrad.teams import Give, hand_of, setup_seats
 from moderator.games.stalingrad.views import build_view, lexicon_for
 
-HANDLERS: Mapping[str, Handler[Board, Any]] = {"turn": Turn(), "battle": Battle(), "effects": Effects()}
+HANDLERS: Mapping[str, Handler[Board, Any]] = {"turn": Turn(), "battle": Battle(), "effects": Effects(),
+                                               "give": Give()}
+GERMAN_ROLES = ("german", *SEATS["german"])
+SOVIET_ROLES = ("soviet", *SEATS["soviet"])
 
 OPTIONS = [
     OptionSpec("game", "basic", ("basic", "advanced"), "the basic game (3 turns) or the advanced game (6 turns, "
-               "the 24 advanced cards and heroes); the four-player game is not built yet"),
+               "the 24 advanced cards and heroes); the four-player scenario is always advanced (§Four Player)"),
     OptionSpec("volga_cards", "6", ("6", "4"), "how many Volga Cards are shuffled in (ruling S-01)"),
     OptionSpec("machine_gun", "as_many", ("as_many", "all_or_nothing"),
                "a Machine Gun depletion short of Rifles executes as many as there are, or none (ruling S-09)"),
     OptionSpec("intensity_fires", "on", ("on", "off"), "the Battle Intensity adds that many fires (ruling S-18)"),
     OptionSpec("slaughter_dice", "cumulative", ("cumulative", "recount"),
                "a Bloody Slaughter's re-test rolls the previous pools plus a die, or counts them afresh (ruling S-23)"),
+    OptionSpec("teammate_hands", "open", ("open", "closed"),
+               "four-player game: teammates see each other's hands, or only how many cards (ruling S-82)"),
 ]
 
 STANDING = [
-    StandingDefault("fight", "FIGHT AUTO", ("german",)), StandingDefault("demote", "DEMOTE AUTO", ("german",)),
+    StandingDefault("fight", "FIGHT AUTO", GERMAN_ROLES), StandingDefault("demote", "DEMOTE AUTO", GERMAN_ROLES),
     StandingDefault("casualty", "LOSE AUTO"), StandingDefault("target", "TARGET AUTO"),
     StandingDefault("sniper", "SNIPE AUTO"), StandingDefault("deplete", "DEPLETE AUTO"),
     StandingDefault("supply", "SUPPLY AUTO"), StandingDefault("overrun", "OVERRUN AUTO"),
     StandingDefault("spillover", "SPILL AUTO"), StandingDefault("holdpick", "TAKE AUTO"),
-    StandingDefault("intercept", "INTERCEPT NONE"), StandingDefault("promote", "PROMOTE AUTO", ("german",)),
-    StandingDefault("tongues", "TONGUES AUTO", ("soviet",)), StandingDefault("ratswar", "RETRIEVE AUTO", ("soviet",)),
+    StandingDefault("intercept", "INTERCEPT NONE"), StandingDefault("promote", "PROMOTE AUTO", GERMAN_ROLES),
+    StandingDefault("tongues", "TONGUES AUTO", SOVIET_ROLES), StandingDefault("ratswar", "RETRIEVE AUTO", SOVIET_ROLES),
+    StandingDefault("give", "GIVE NONE", ALL_SEATS),
 ]
 
 INFO = GameInfo(
     id="stalingrad", title="The Hell of Stalingrad",
     scenarios=(ScenarioInfo(DEFAULT, "The siege, September to November 1942", SIDES,
-                            "Four districts of ruins, three turns of the basic game."),),
+                            "Four districts of ruins, three turns of the basic game."),
+               ScenarioInfo(FOUR_PLAYER, "The siege for four: two commanders a side", ALL_SEATS,
+                            "The advanced game with a seat per commander: Paulus and Wietersheim against "
+                            "Lopatin and Saraev (§Four Player).")),
     options=tuple(OPTIONS), standing_defaults=tuple(STANDING), state_version=STATE_VERSION)
 
 
@@ -69,8 +82,13 @@ class StalingradEngine(FrameStackEngine[StalingradState]):
 
     def setup(self, scenario: str, options: Mapping[str, Any], rng: Rng) -> StalingradState:
         chosen = INFO.chosen_options(options)
+        four = scenario == FOUR_PLAYER
+        if four:
+            chosen["game"] = "advanced"  # §Four Player: "run as a normal Advanced Game"
         data = initial_state(scenario_named(scenario), scenario, chosen, rng)
         board = self.make_board(data, rng)
+        if four:
+            setup_seats(board)
         start_turn(board)
         self.settle(board)
         return data
@@ -84,6 +102,41 @@ class StalingradEngine(FrameStackEngine[StalingradState]):
             return None
         trophies = len(state["sides"]["german"]["trophies"])
         return Outcome(result["winner"], result["reason"], {"buildings captured": trophies})
+
+    # ------------------------------------------------------------------ four players: decisions by seat
+
+    def pending(self, state: StalingradState) -> list[Decision]:
+        """The questions, each put to the role that answers it: in the four-player game a side's question goes
+        to the seat at the table (ruling S-81)."""
+        asked = super().pending(state)
+        table = state.get("table")
+        return [_seated(d, table) for d in asked] if table else asked
+
+    def legal_orders(self, state: StalingradState, decision: Decision) -> list[Order]:
+        return super().legal_orders(state, self._unseated(state, decision))
+
+    def apply(self, state: StalingradState, role: str, order: Order, rng: Rng) -> tuple[StalingradState, list[Event]]:
+        """An answer; raises WrongDecision, IllegalOrder (the input state is unchanged)."""
+        table = state.get("table")
+        if not table:
+            return super().apply(state, role, order, rng)
+        mine = [d for d in super().pending(state) if _seated(d, table).role == role]
+        if not mine:
+            raise WrongDecision(f"nothing is asked of the {role} player now")
+        decision = next((d for d in mine if d.kind == order.kind), None)
+        if decision is None:
+            raise WrongDecision(f"'{self.grammar.render(order)}' does not answer: {mine[0].prompt}")
+        board = self._board(state, rng, copy=True)
+        frame = board.top()
+        self.handlers[frame["kind"]].apply(board, frame, decision, order)
+        self.settle(board)
+        return board.data, board.events
+
+    def _unseated(self, state: StalingradState, decision: Decision) -> Decision:
+        """The decision as the rules asked it (of a side), found by its key."""
+        if not state.get("table"):
+            return decision
+        return next((d for d in super().pending(state) if d.key == decision.key), decision)
 
     # ------------------------------------------------------------------ where the game stands
 
@@ -124,7 +177,10 @@ class StalingradEngine(FrameStackEngine[StalingradState]):
         return conditions.evaluate(name, view, decision, args)
 
     def secrets(self, state: StalingradState, role: str) -> set[str]:
-        """§Commanders A: the cards in a player's hand (by copy id); the decks' order is nobody's."""
+        """§Commanders A: the cards in a player's hand (by copy id); the decks' order is nobody's.  Four players:
+        the seat's own hand (his teammate may be shown it, ruling S-82, but his opponents never)."""
+        if role in SIDE_OF and "table" in state:
+            return set(hand_of(self._board(state), role))
         if role not in SIDES:
             return set()
         return set(state["sides"][role]["hand"])
@@ -142,7 +198,14 @@ class StalingradEngine(FrameStackEngine[StalingradState]):
         check_scenario(name)
 
     def bots(self, scenario: str) -> Mapping[str, Brain]:
-        return brains(scenario_named(scenario))
+        return brains(scenario_named(scenario), scenario == FOUR_PLAYER)
+
+
+def _seated(decision: Decision, table: Mapping[str, str]) -> Decision:
+    """A side's decision put to the seat at the table for that side (four players, ruling S-81)."""
+    role = table.get(decision.role, decision.role)
+    interrupts = table.get(decision.interrupts, decision.interrupts) if decision.interrupts else None
+    return dataclasses.replace(decision, role=role, interrupts=interrupts)
 
 
 engine = StalingradEngine()

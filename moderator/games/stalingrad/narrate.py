@@ -23,6 +23,11 @@ def _drew(d: Mapping[str, Any]) -> str:
     return f"{_s(d['side'])} draws {d['count']} card(s) ({d['why']})."
 
 
+def _given(d: Mapping[str, Any]) -> str:
+    what = ", ".join(d["cards"]) if "cards" in d else f"{d['count']} card(s)"
+    return f"{_s(d['seat'])} gives {what} to {_s(d['to'])} for his battle (§Four Player)."
+
+
 def _sources(d: Mapping[str, Any], side: str) -> str:
     return ", ".join(f"{name} {n}" for name, n in sorted(d["sources"][side].items()) if n) or "none"
 
@@ -65,7 +70,14 @@ TEXT: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "campaign_card": _campaign,
     "disgraced": lambda d: f"{d['commander']} is disgraced; {d['replacement']} takes over (§Campaign C).",
     "disgrace_ignored": lambda d: f"{d['commander']} ignores the Commander's Disgrace (§Campaign C).",
-    "hand_discarded": lambda d: f"{_s(d['side'])} discards the whole hand: {', '.join(d['cards']) or 'no cards'}.",
+    "hand_discarded": lambda d: (f"{_s(d.get('seat') or d['side'])} discards the whole hand: "
+                                 f"{', '.join(d['cards']) or 'no cards'}."),
+    "formations_divided": lambda d: "Formations divided (ruling S-29): " + ", ".join(
+        f"{f} to {_s(seat)}" for f, seat in d["owners"]) + ".",
+    "battle_owners": lambda d: (f"{_s(d['german'])} and {_s(d['soviet'])} fight this battle for their sides "
+                                "(ruling S-30)."),
+    "commander_replaced": lambda d: f"{d['commander']} is replaced by {d['replacement']}: {d['why']} (§Four Player).",
+    "cards_given": _given,
     "burned": lambda d: f"{d['formation']} is burnt: to the Ash Heap (Burn Militia Brigade).",
     "demoted": lambda d: f"The General of {d['formation']} is demoted to Lv. 0.",
     "reinforcements": lambda d: (f"{_s(d['side'])} reinforcements: {', '.join(d['formations']) or 'none'}"
@@ -137,6 +149,9 @@ TEXT: dict[str, Callable[[Mapping[str, Any]], str]] = {
 
 
 def narrate(event: Event, role: str) -> str:
+    seat = event.data.get("seat")
+    if event.kind == "drew" and seat and seat != role and "cards" in event.data:  # a teammate's draw, hands open
+        return f"{_s(seat)} draws {', '.join(event.data['cards'])} ({event.data['why']})."
     text = TEXT.get(event.kind)
     if text is None:
         return f"{event.kind}: {dict(event.data)}"

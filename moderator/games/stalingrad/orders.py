@@ -93,6 +93,10 @@ SPECS = [
     _auto("ratswar", "RETRIEVE", "the card Rat's War takes back (the last discarded)"),
     OrderSpec("ratswar", "target", "RETRIEVE <target:discarded>",
               "Rat's War: take this card of your Discard Pile into your hand.", (f"RETRIEVE {EXAMPLE_CARD}",)),
+    OrderSpec("give", "none", "GIVE NONE", "Keep your cards (four-player game; the default).", ("GIVE NONE",)),
+    OrderSpec("give", "cards", "GIVE <cards:card...>",
+              "Four-player game: pass these cards of your hand to your teammate for his battle (§Four Player, ruling "
+              "S-83).", (f"GIVE {EXAMPLE_CARD}",)),
     OrderSpec("spillover", "to", "SPILL <where:FIRE|BUCKET|NONE|AUTO|HOLD>",
               "Spillover Damage (§Destroying): advance the Fire or Bucket Counter; HOLD: a Soviet vanguard's Kill "
               "waits for the German vanguards (§Battle 1); AUTO: hold a vanguard's Kill, else the German's fire, the "
@@ -115,7 +119,7 @@ KIND_TITLES = {
     "fight": "Battle order", "action": "Action rounds", "holdpick": "Hold options", "casualty": "Kill casualties",
     "target": "Precision Kill targets", "sniper": "Sniper targets", "deplete": "Depletions", "supply": "Supplies",
     "overrun": "Overruns", "spillover": "Spillover", "intercept": "Intercepts", "promote": "Promotions",
-    "tongues": "Collecting Tongues", "ratswar": "Rat's War",
+    "tongues": "Collecting Tongues", "ratswar": "Rat's War", "give": "Cards for a teammate",
 }
 
 GRAMMAR = Grammar(SPECS, CONDITIONS, KIND_TITLES)

@@ -3,7 +3,7 @@ one frame type per kind of step on ``state["stack"]`` (types only: the state sta
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 from moderator.core.frames import Frame
 
@@ -20,6 +20,7 @@ class Options(TypedDict):
     machine_gun: str
     intensity_fires: str
     slaughter_dice: str
+    teammate_hands: NotRequired[str]  # the four-player game (ruling S-82)
 
 
 class GameResult(TypedDict):
@@ -39,6 +40,15 @@ class SideRecord(TypedDict):
     pile: dict[str, int]  # unit counters by kind not on a building (§Mats)
     trophies: list[str]  # captured buildings (German, §Battle 6 D)
     campaign_card: str | None  # the card turned this turn
+
+
+class SeatRecord(TypedDict):
+    """A four-player seat (§Four Player): its commander and hand while another seat of its side is at the table
+    (the seated seat's live hand and commander are its side's, ruling S-81)."""
+
+    side: str
+    commander: str
+    hand: list[str]
 
 
 class FormationRecord(TypedDict):
@@ -113,6 +123,10 @@ class StalingradState(TypedDict):
     ash: list[str]
     assaults: dict[str, list[str]]  # district -> buildings assaulted this turn, not yet fought
     battle: BattleRecord | None
+    # the four-player game only (§Four Player, rulings S-28 to S-31, S-81, S-82)
+    seats: NotRequired[dict[str, SeatRecord]]
+    table: NotRequired[dict[str, str]]  # side -> the seat whose hand and commander are the side's now
+    owners: NotRequired[dict[str, str]]  # formation in play -> the seat that controls it (ruling S-29)
 
 
 # ---------------------------------------------------------------- frames
@@ -129,10 +143,15 @@ class TurnFrame(Frame):
     depleted_arrivals: list[str]  # sides whose reinforcements arrive depleted this turn (campaign)
     consolidated: list[str]  # sides done consolidating
     assaulted: bool
+    seats_done: NotRequired[list[str]]  # four-player: seats done maneuvering this stage (ruling S-81)
 
 
 class BattleFrame(Frame):
     pass
+
+
+class GiveFrame(Frame):
+    waiting: list[str]  # four-player seats still to say which cards they give their teammate (ruling S-83)
 
 
 class EffectsFrame(Frame):

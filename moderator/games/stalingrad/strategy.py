@@ -7,7 +7,7 @@ from __future__ import annotations
 from moderator.core.contract import Decision
 from moderator.core.frames import Stage, StageSequence, answered, ask, new_frame
 from moderator.core.grammar import Order
-from moderator.games.stalingrad import campaign
+from moderator.games.stalingrad import campaign, teams
 from moderator.games.stalingrad.battle import start_battle
 from moderator.games.stalingrad.board import Board
 from moderator.games.stalingrad.maneuver import (
@@ -17,6 +17,8 @@ from moderator.games.stalingrad.maneuver import (
     consolidators,
     defend_options,
     maneuver,
+    seat_consolidators,
+    seat_maneuverer,
 )
 from moderator.games.stalingrad.scenario import DISTRICTS, SIDES
 from moderator.games.stalingrad.state import GameResult, TurnFrame, TurnStage
@@ -91,7 +93,7 @@ class Turn:
             frame["demotes"] -= 1
         elif kind == "consolidate":
             if order.form == "done":
-                frame["consolidated"].append(decision.role)
+                frame["consolidated"].append(board.seated(decision.role))
             else:
                 consolidate(board, decision.role, str(order.get("sacrificed")), str(order.get("supplied")))
         elif kind == "fight":
@@ -112,6 +114,10 @@ class Turn:
 
     def step(self, board: Board, frame: TurnFrame) -> bool:
         stage = frame["stage"]
+        if stage == "consolidate":
+            seat_consolidators(board, frame)
+        elif stage in ("assault", "defend"):
+            seat_maneuverer(board, frame, "german" if stage == "assault" else "soviet")
         if stage in ("consolidate", "assault", "defend", "battles", "campaign") and self.decisions(board, frame):
             return False
         if stage == "end":
@@ -132,6 +138,7 @@ def _progress(board: Board, frame: TurnFrame) -> None:
     """§Strategy 1: the Hourglass advances one space."""
     board.data["turn"] += 1
     board.emit("turn_begins", turn=board.turn, last=board.last_turn)
+    teams.begin_turn(board)
 
 
 def _campaign(board: Board, frame: TurnFrame) -> None:
@@ -147,6 +154,7 @@ def _arrive_depleted(board: Board, side: str) -> bool:
 def _reinforce(board: Board, frame: TurnFrame) -> None:
     for side in SIDES:
         campaign.reinforce(board, side, side in frame["depleted_arrivals"])
+    teams.divide_formations(board)  # §Four Player, ruling S-29
 
 
 def _ready(board: Board, frame: TurnFrame) -> None:
@@ -191,8 +199,9 @@ def ready_district(board: Board, district: str) -> None:
 
 
 def _assault(board: Board, frame: TurnFrame) -> None:
-    """§Strategy 6, ruling S-53: a German who cannot assault a building loses at once."""
-    if not frame["assaulted"]:
+    """§Strategy 6, ruling S-53: a German who cannot assault a building loses at once, unless no building is left
+    to assault (the last turn's empty districts): then the turn ends and §Basic Game's victory decides."""
+    if not frame["assaulted"] and board.buildings_in_play():
         win(board, "soviet", "the German cannot maneuver a formation to assault a building (§Strategy 6)")
 
 
