@@ -3,16 +3,15 @@ order, the action of a round (§Battle 4), a Hold's option (§Carnage C), and th
 (casualties, targets, sniper shots, depletions, supplies, overruns, spillover), each with an AUTO answer
 a standing order can give.
 
-HELP goes to every player, and a hand's cards are its owner's secret, so the examples name card copies
-(`ExampleCard.1`) that no deck holds.
+HELP's examples are orders a player could send (issue 12; tests/kit/test_help_examples.py finds each
+legal in some position).  They name card copies of the decks: HELP is the same text for every player
+whatever anyone holds, so naming a card there says nothing about any hand.
 """
 
 from __future__ import annotations
 
 from moderator.core.conditions import TURN_CONDITION
 from moderator.core.grammar import ConditionSpec, Grammar, OrderSpec
-
-EXAMPLE_CARD = "ExampleCard.1"
 
 
 def _auto(kind: str, word: str, what: str) -> OrderSpec:
@@ -27,28 +26,29 @@ SPECS = [
               ("CONSOLIDATE 112RD INTO 39Gd",)),
     _auto("demote", "DEMOTE", "which General a Campaign Card demotes"),
     OrderSpec("demote", "formation", "DEMOTE <formation:formation>",
-              "Demote this formation's General (§Campaign Effects).", ("DEMOTE 76ID",)),
+              "Demote this formation's General (§Campaign Effects).", ("DEMOTE 71ID",)),
     OrderSpec("assault", "done", "ASSAULT DONE", "End your maneuvers (at least one building assaulted, §Strategy 6).",
               ("ASSAULT DONE",)),
     OrderSpec("assault", "with", "ASSAULT <building:building> WITH <formations:formation...>",
               "Maneuver formations from your Staging Line to assault a building (§Strategy 6).",
-              ("ASSAULT RedSquare WITH 14Pz 3Mot",)),
+              ("ASSAULT PavlovsHouse WITH 71ID",)),
     OrderSpec("defend", "done", "DEFEND DONE", "End your maneuvers (§Strategy 6).", ("DEFEND DONE",)),
     OrderSpec("defend", "with", "DEFEND <building:building> WITH <formations:formation...>",
-              "Maneuver formations to defend an assaulted building (§Strategy 6).", ("DEFEND RedSquare WITH 138RD",)),
+              "Maneuver formations to defend an assaulted building (§Strategy 6).",
+              ("DEFEND PavlovsHouse WITH 308RD",)),
     _auto("fight", "FIGHT", "the next battle (district order)"),
     OrderSpec("fight", "building", "FIGHT <building:building>", "Fight this assaulted building's battle next.",
-              ("FIGHT RedSquare",)),
+              ("FIGHT PavlovsHouse",)),
     OrderSpec("action", "play", "PLAY <card:card> ON <formation:formation>",
               "Play a Combat Card of your hand on one of your formations in the battle (§Battle 4 A).",
-              (f"PLAY {EXAMPLE_CARD} ON 14Pz",)),
+              ("PLAY StormGroup.1 ON 42Bde",)),
     OrderSpec("action", "hero", "PLAY <card:card>",
               "Play a Hero Card of your hand: no formation needed (§Heroes, advanced game).",
-              (f"PLAY {EXAMPLE_CARD}",)),
+              ("PLAY VonLoringhoven.1",)),
     OrderSpec("action", "reload", "RELOAD [DISCARD <discards:card...>] [FIRE <district:district>]",
               "Reload Hand: discard any cards, draw up to your hand size, then your commander's action (§Commanders "
               "B); FIRE names the district of Paulus' fire (this battle's if left out).",
-              ("RELOAD", f"RELOAD DISCARD {EXAMPLE_CARD}")),
+              ("RELOAD", "RELOAD DISCARD NotOneStepBack.2")),
     OrderSpec("action", "hold", "HOLD", "Hold Action: draw a Carnage Card, take one of its two effects (§Battle 4 C).",
               ("HOLD",)),
     _auto("holdpick", "TAKE", "the Hold option (your side's fire or bucket, then Precision Kill, sniper, Kill ...)"),
@@ -65,7 +65,7 @@ SPECS = [
     OrderSpec("sniper", "leader", "SNIPE LEADER <formation:formation>",
               "Shoot this formation's leader (a Carnage Card decides, §Sniper).", ("SNIPE LEADER 14Pz",)),
     OrderSpec("sniper", "hero", "SNIPE HERO <hero:hero>", "Shoot this enemy hero (a Carnage Card decides, §Heroes).",
-              (f"SNIPE HERO {EXAMPLE_CARD}",)),
+              ("SNIPE HERO OberstSelle.1",)),
     OrderSpec("sniper", "units", "SNIPE <units:unit...>", "Shoot the first of these unshielded units (§Sniper).",
               ("SNIPE Motivator Rifle",)),
     _auto("deplete", "DEPLETE", "the formation depleted (a depleted one first: it is destroyed)"),
@@ -81,7 +81,7 @@ SPECS = [
     OrderSpec("intercept", "none", "INTERCEPT NONE", "Let the card resolve (the default).", ("INTERCEPT NONE",)),
     OrderSpec("intercept", "hero", "INTERCEPT <card:card>",
               "Cancel the card just played with this Intercept hero of your hand (§Heroes).",
-              (f"INTERCEPT {EXAMPLE_CARD}",)),
+              ("INTERCEPT VasilyZaitsev.1",)),
     _auto("promote", "PROMOTE", "the General promoted (one in this battle first)"),
     OrderSpec("promote", "target", "PROMOTE <target:formation>",
               "Promote this formation's Lv. 0 General, or give a leaderless one a Lv. 0 General (§Advanced).",
@@ -89,14 +89,14 @@ SPECS = [
     _auto("tongues", "TONGUES", "the German card discarded by Collecting Tongues"),
     OrderSpec("tongues", "target", "TONGUES <target:foecard>",
               "Collecting Tongues: this card of the German hand shown to you goes to his Discard Pile.",
-              (f"TONGUES {EXAMPLE_CARD}",)),
+              ("TONGUES StukaCarpet.1",)),
     _auto("ratswar", "RETRIEVE", "the card Rat's War takes back (the last discarded)"),
     OrderSpec("ratswar", "target", "RETRIEVE <target:discarded>",
-              "Rat's War: take this card of your Discard Pile into your hand.", (f"RETRIEVE {EXAMPLE_CARD}",)),
+              "Rat's War: take this card of your Discard Pile into your hand.", ("RETRIEVE Counterattack.1",)),
     OrderSpec("give", "none", "GIVE NONE", "Keep your cards (four-player game; the default).", ("GIVE NONE",)),
     OrderSpec("give", "cards", "GIVE <cards:card...>",
               "Four-player game: pass these cards of your hand to your teammate for his battle (§Four Player, ruling "
-              "S-83).", (f"GIVE {EXAMPLE_CARD}",)),
+              "S-83).", ("GIVE PanzerBreakthrough.2",)),
     OrderSpec("spillover", "to", "SPILL <where:FIRE|BUCKET|NONE|AUTO|HOLD>",
               "Spillover Damage (§Destroying): advance the Fire or Bucket Counter; HOLD: a Soviet vanguard's Kill "
               "waits for the German vanguards (§Battle 1); AUTO: hold a vanguard's Kill, else the German's fire, the "

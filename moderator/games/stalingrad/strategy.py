@@ -53,7 +53,9 @@ class Turn:
 
     def decisions(self, board: Board, frame: TurnFrame) -> list[Decision]:
         stage = frame["stage"]
-        if stage == "campaign" and frame["demotes"]:
+        if stage == "reinforce" and frame["demotes"]:
+            # The Campaign Cards were turned when the "campaign" stage ran; their demotions are chosen
+            # before the reinforcements arrive (§Strategy 2 before §Strategy 3).
             return [ask(frame, "german", "demote", "A Campaign Card demotes a General: DEMOTE <formation> (a Lv. 1 "
                         "General flips, a Lv. 0 General dies) or DEMOTE AUTO (§Campaign Effects).",
                         [f"DEMOTE {f}" for f in campaign.generals(board)], "DEMOTE AUTO")]
@@ -118,7 +120,7 @@ class Turn:
             seat_consolidators(board, frame)
         elif stage in ("assault", "defend"):
             seat_maneuverer(board, frame, "german" if stage == "assault" else "soviet")
-        if stage in ("consolidate", "assault", "defend", "battles", "campaign") and self.decisions(board, frame):
+        if stage in ("reinforce", "consolidate", "assault", "defend", "battles") and self.decisions(board, frame):
             return False
         if stage == "end":
             board.pop()

@@ -350,3 +350,23 @@ def test_a_soviet_vanguard_elite_s_kill_also_waits():
     b.district("B")["units"]["german"] = {}
     run(b, [item("add", "soviet", unit="Assault", defer=True)])
     assert [d["icon"] for d in b.battle["deferred"]] == ["kill"]
+
+
+def test_campaign_demote_general_is_asked_of_the_german_before_the_reinforcements():
+    """§Campaign Effects, Demote General (§Strategy 2 before §Strategy 3): a German Campaign Card with
+    "demote x2" asks the German twice which General it demotes; a Lv. 1 General flips to Lv. 0, a Lv. 0
+    General dies.  (The question used to be skipped: the stage moved on before it was asked.)"""
+    state = fresh()
+    state["sides"]["german"]["campaign"] = ["G8"] + [c for c in state["sides"]["german"]["campaign"] if c != "G8"]
+    state, _ = defaults(state, stop=("demote",), limit=3000)
+    asked = [d for d in engine.pending(state) if d.kind == "demote"]
+    assert asked and asked[0].role == "german" and asked[0].default == "DEMOTE AUTO"
+    chosen = asked[0].options[0].split()[1]
+    level = state["formations"][chosen]["leader"]
+    arrivals = len(state["sides"]["german"]["formation_deck"])
+    state, _ = apply(state, "german", f"DEMOTE {chosen}")
+    assert state["formations"][chosen]["leader"] == (0 if level == 1 else None)
+    assert len(state["sides"]["german"]["formation_deck"]) == arrivals  # no reinforcement before the demotions
+    assert [d.kind for d in engine.pending(state) if d.role == "german"] == ["demote"]  # the second of x2
+    state, _ = apply(state, "german", "DEMOTE AUTO")
+    assert not any(d.kind == "demote" for d in engine.pending(state))
