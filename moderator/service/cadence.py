@@ -108,7 +108,10 @@ def answered_entry(step: Step) -> dict[str, Any]:
     if step.source not in ANSWERED_FOR_THEM or len(step.options) < 2:
         return {}
     others = [option for option in step.options if option != step.text][:OTHER_OPTIONS]
-    return {"prompt": step.prompt, "choices": len(step.options), "others": others}
+    entry: dict[str, Any] = {"prompt": step.prompt, "choices": len(step.options), "others": others}
+    if step.unfit:  # the default answered because this standing order did not fit (core/runner.py)
+        entry.update(unfit=step.unfit, unfit_source=step.unfit_source)
+    return entry
 
 
 # ---------------------------------------------------------------- subjects
