@@ -45,7 +45,7 @@ def unfit(app):
 
 
 def test_a_standing_order_that_did_not_fit_is_named_not_a_deadline(unfit):
-    seated, weak, report = unfit
+    _, weak, report = unfit
     assert "ANSWERED FOR YOU" in report
     said = report[report.index("ANSWERED FOR YOU"):]
     assert (f"- Your standing order STANDING REACT: COUNTER {weak} did not fit this question, so the game's "
