@@ -1,9 +1,10 @@
 """Non-interference in random games (issue 13, "Done when"; DESIGN §5): at every report boundary
 of random games of every game with a secret (every rule option played too: VMT's free set-up,
 Narva with fog on and off), one role's secrets are changed as the rules allow nobody else to
-notice, and every other role's report (text) and view (from which the HTML and the map are drawn)
-must be byte for byte what they were.  The owner's own report must change somewhere in the game,
-so the check can fail.
+notice, and every other role's report (text), view (from which the HTML and the map are drawn),
+STATUS (who owes what) and CHECK of a first legal order (the dry run's steps, holds and the
+questions it would lead to) must be byte for byte what they were.  The owner's own report must
+change somewhere in the game, so the check can fail.
 
 What a role's secrets are, and how they may change unseen, is the game's: a hand traded for cards
 from the unseen deck (VMT, Stalingrad, Duel), two of a side's blocks standing in different areas
@@ -24,7 +25,12 @@ from typing import Any
 import pytest
 
 from moderator.core.contract import OBSERVER, Engine, Event
+from moderator.core.errors import ModeratorError
+from moderator.core.plans import Plan, ScriptLine
+from moderator.core.runner import Runner
 from moderator.registry import Registry
+from moderator.service.filing import dry_run_rng
+from moderator.service.owed import open_questions, owed_lines
 from moderator.service.reports import report_text
 from tests.conftest import make_app
 from tests.kit.games import EVERY, game_id, settings_for, variants_for
@@ -149,6 +155,8 @@ class Interference:
         self.label = ""
         self.swaps = 0
         self.owner_saw_it = 0
+        self.orders: dict[str, str | None] = {}
+        self.order: str | None = None
 
     def __call__(self, state: Any, role: str, text: str, events: list[Event]) -> None:
         for viewer in self.viewers:
@@ -158,6 +166,7 @@ class Interference:
             return
         self.label = label
         before: dict[str, tuple[Any, str]] = {}  # each viewer's view and report, rendered once
+        self.orders = {viewer: self.first_order(state, viewer) for viewer in self.roles}
         for owner in self.roles:
             for swap in SWAPS[self.engine.info.id]:
                 changed = swap(state, owner)
@@ -166,12 +175,20 @@ class Interference:
         for viewer in self.viewers:
             self.seen[viewer] = []
 
+    def first_order(self, state: Any, role: str) -> str | None:
+        """The first legal order of the role's first open question (what its CHECK is run with), as written."""
+        decision = next((d for d in self.engine.pending(state) if d.role == role), None)
+        orders = self.engine.legal_orders(state, decision) if decision is not None else []
+        return self.engine.grammar.render(orders[0]) if orders else None
+
     def compare(self, state: Any, changed: Any, owner: str, what: str, before: dict[str, tuple[Any, str]]) -> None:
         self.swaps += 1
         for viewer in self.viewers:
+            self.order = self.orders.get(viewer)
             if viewer not in before:
                 before[viewer] = (self.engine.view(state, viewer), self.report(state, viewer))
             view, report = before[viewer]
+            self.order = self.orders.get(viewer)
             if viewer == owner:
                 self.owner_saw_it += self.report(changed, viewer) != report
                 continue
@@ -179,9 +196,28 @@ class Interference:
             assert self.report(changed, viewer) == report, f"{viewer}'s report changed with {what}"
 
     def report(self, state: Any, viewer: str) -> str:
+        """The viewer's report text, its STATUS (who owes what) and its CHECK of a first legal order."""
         payload = dict(PAYLOAD, role=viewer, observer=viewer == OBSERVER)
-        return report_text(self.engine, self.app.environment, self.app.addressing, "leak-test", state,
+        text = report_text(self.engine, self.app.environment, self.app.addressing, "leak-test", state,
                            self.seen[viewer], payload)
+        status = owed_lines(open_questions(self.engine, state, {}), viewer, "UTC")
+        check = self.dry_run(state, viewer)
+        return "\n".join([text, "STATUS", self.engine.phase_title(state), *status, "CHECK", check])
+
+    def dry_run(self, state: Any, viewer: str) -> str:
+        """What CHECK would say of the viewer's first legal order now: the steps it would take, the holds,
+        and what the viewer would then be asked (service/seat_mail.py, `check`)."""
+        if self.order is None:
+            return "nothing asked"
+        plan = Plan(script=[ScriptLine(1, self.order)])
+        try:
+            advance = Runner(self.engine).advance(copy.deepcopy(state), {viewer: plan}, dry_run_rng(),
+                                                  may_answer=lambda d: d.role == viewer)
+        except ModeratorError as error:  # the same refusal in both worlds, or a leak
+            return f"refused: {error}"
+        said = [f"would run {s.text}" for s in advance.steps if s.role == viewer]
+        said += [f"held: {h.reason}" for h in advance.holds if h.role == viewer]
+        return "\n".join(said + [f"then asked: {d.prompt}" for d in advance.waiting if d.role == viewer])
 
 
 @pytest.mark.parametrize(("engine", "options", "seed"), CASES)
