@@ -102,6 +102,14 @@ def held_since(seat: Seat) -> datetime | None:
 # ---------------------------------------------------------------- answers the player did not write
 
 
+def missed_deadline(answer: dict[str, Any]) -> bool:
+    """Whether a logged answer is a default applied because its deadline passed (a missed deadline,
+    an NMR), not one taken at once because a standing order no longer fitted (core/runner.py): both
+    are logged with the source "default"; only the first opens with the announcement of the default."""
+    events = answer.get("events") or [{}]
+    return answer.get("source") == "default" and events[0].get("kind") == "core.defaulted"
+
+
 def answered_entry(step: Step) -> dict[str, Any]:
     """What a logged answer keeps so the owner's report can say that a standing order, the game's
     default or a deadline answered a question in which they had a real choice."""

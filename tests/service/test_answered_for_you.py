@@ -79,3 +79,33 @@ ASKED = {"text": "NONE", "prompt": "Counter the attack?", "others": ["COUNTER C1
 ])
 def test_each_way_an_answer_was_given_for_the_player_reads_as_what_happened(entry, said):
     assert said in answered_line({**ASKED, **entry})
+
+
+def test_a_standing_order_that_did_not_fit_is_no_missed_deadline(unfit):
+    """The referee's digest and a league's NMR count (which may forfeit a seat) count only defaults
+    applied at a deadline; then a deadline passing unanswered counts for the role that missed it."""
+    from moderator.league.outcomes import missed_since
+    from moderator.service.referee_mail import missed_deadlines
+
+    seated, _, _ = unfit
+    app = seated.app
+
+    def missed() -> dict[str, int]:
+        with app.db.session() as session:
+            table = load_table(session, app.registry, seated.game_id)
+            counted = {role: whole for role, _, whole in missed_deadlines(table, 0)}
+            assert counted == {role.title(): missed_since(session, seated.game_id, role, None)
+                               for role in ("north", "south")}
+            return counted
+
+    assert missed() == {"North": 0, "South": 0}
+    asked = [d.role for d in load_engine_pending(seated)]
+    app.clock.advance(hours=80)
+    app.run_due()
+    assert missed() == {role.title(): int(role in asked) for role in ("north", "south")} != {"North": 0, "South": 0}
+
+
+def load_engine_pending(seated):
+    with seated.app.db.session() as session:
+        table = load_table(session, seated.app.registry, seated.game_id)
+        return table.engine.pending(table.state)
