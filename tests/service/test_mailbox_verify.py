@@ -206,7 +206,7 @@ CONTENT_FREE = [content_free("report", "south"), content_free("report", "north")
 
 @pytest.mark.parametrize("tamper", CONTENT_FREE, ids=[t.__name__ for t in CONTENT_FREE])
 def test_a_content_free_entry_removed_is_not_seen_in_the_archive_alone_but_in_the_mailbox(eventful, tmp_path,
-                                                                                            tamper):
+                                                                                            tamper, monkeypatch):
     """No replayed answer, draw or join depends on a report, a held script or a referee's
     announcement: removed and re-chained (the seed is public at the end), the archive still holds
     (docs/storage.md says why that cannot be helped).  North's reports printed the heads of the log
@@ -221,3 +221,8 @@ def test_a_content_free_entry_removed_is_not_seen_in_the_archive_alone_but_in_th
     problems = check_reports(reading.reports, forged)
     first = min((r for r in reading.reports if r.head_seq >= removed), key=lambda r: r.head_seq)
     assert any(first.name in p and "its log head is" in p for p in problems), problems
+    monkeypatch.setattr(cli._State, "registry", app.registry)  # the one command a player runs
+    (tmp_path / "forged.json").write_text(json.dumps(forged))
+    result = runner.invoke(cli.app_cli, ["verify", str(tmp_path / "north.mbox"), "--archive",
+                                         str(tmp_path / "forged.json")])
+    assert result.exit_code == 1 and "its log head is" in " ".join(result.output.split()), result.output
