@@ -185,7 +185,8 @@ class App:
         return self.postman.retry_failed(game_id)
 
     def send_reminders(self) -> int:
-        return self.reminders.send_due()
+        """Reminders before the deadlines of running games, and before the entropy reveals' deadline."""
+        return self.reminders.send_due() + self.entropy.remind_due()
 
     def send_held_receipts(self) -> int:
         return self.held_receipts.send_due()

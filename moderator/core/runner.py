@@ -48,6 +48,10 @@ class Step:
     #: order or a default answered a question that had a real choice)
     prompt: str = ""
     options: tuple[str, ...] = ()
+    #: when the default answered because a standing order no longer fitted: that order as the
+    #: player reads it, and whose it was ("standing": theirs, "game-standing": the game's)
+    unfit: str = ""
+    unfit_source: str = ""
 
 
 @dataclass(frozen=True)
@@ -234,17 +238,19 @@ class Runner:
             if standing.answer == ASK:
                 return False
             counters = dict(rng.counters)
+            unfit: tuple[str, str] = ("", "")
             try:
                 order = self._parse(state, decision, standing.answer)
                 new_state, events = self.engine.apply(state, decision.role, order, rng)
             except OrderError:
-                # Same speed as declining: take the default now (see module docstring).
+                # Same speed as declining: take the default now (see module docstring).  The player's
+                # report says which standing order did not fit, so "default" is not a deadline here.
                 rng.take_draws()
                 rng.counters = counters
                 order = self._parse(state, decision, decision.default)
                 new_state, events = self.engine.apply(state, decision.role, order, rng)
-                source = "default"
-            self._record(result, new_state, decision, order, source, events, rng, standing.line_no or None)
+                source, unfit = "default", (standing.render(), source)
+            self._record(result, new_state, decision, order, source, events, rng, standing.line_no or None, unfit)
             return True
         return False
 
@@ -280,11 +286,11 @@ class Runner:
             yield standing, "game-standing"
 
     def _record(self, result: Advance, new_state: object, decision: Decision, order: Order, source: str,
-                events: list[Event], rng: Rng, line_no: int | None) -> None:
+                events: list[Event], rng: Rng, line_no: int | None, unfit: tuple[str, str] = ("", "")) -> None:
         result.state = new_state
         result.steps.append(Step(decision.role, decision.key, decision.kind, self.engine.grammar.render(order),
                                  source, tuple(events), tuple(rng.take_draws()), line_no, decision.secret,
-                                 decision.prompt, decision.options))
+                                 decision.prompt, decision.options, *unfit))
 
     @staticmethod
     def _hold(decision: Decision, plan: Plan, result: Advance, line: ScriptLine, reason: str) -> None:

@@ -16,12 +16,12 @@ from sqlmodel import Session
 
 from moderator.core.contract import Outcome
 from moderator.league.model import Result
+from moderator.service.cadence import missed_deadline
 from moderator.service.notices import Notices
 from moderator.service.table import Table, dumps
 from moderator.store.games import live_log
 from moderator.store.league_tables import Reliability
 
-NOT_ANSWERED = ("default",)  # the deadline passed: a missed deadline (NMR)
 ANSWERED_FOR_THEM = ("default", "standing", "game-standing")  # not the player's own answer in time
 
 
@@ -82,7 +82,7 @@ def record_ledger(ledger: dict[str, Reliability], table: Table, holders: dict[st
         address = holders.get(entry.role)
         if entry.kind == "answer" and address in ledger:
             row = ledger[address]
-            if payload.get("source", "") in NOT_ANSWERED:
+            if missed_deadline(payload):
                 row.missed += 1
             elif payload.get("source", "") not in ANSWERED_FOR_THEM:
                 row.answers += 1
@@ -100,7 +100,7 @@ def missed_since(session: Session, game_id: str, role: str, since: datetime | No
     for entry in live_log(session, game_id, kinds=("answer",)):
         if entry.role != role or (since is not None and _utc(entry.created_at) <= since):
             continue
-        if json.loads(entry.payload_json).get("source") in NOT_ANSWERED:
+        if missed_deadline(json.loads(entry.payload_json)):
             count += 1
     return count
 

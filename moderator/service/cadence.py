@@ -102,13 +102,24 @@ def held_since(seat: Seat) -> datetime | None:
 # ---------------------------------------------------------------- answers the player did not write
 
 
+def missed_deadline(answer: dict[str, Any]) -> bool:
+    """Whether a logged answer is a default applied because its deadline passed (a missed deadline,
+    an NMR), not one taken at once because a standing order no longer fitted (core/runner.py): both
+    are logged with the source "default"; only the first opens with the announcement of the default."""
+    events = answer.get("events") or [{}]
+    return answer.get("source") == "default" and events[0].get("kind") == "core.defaulted"
+
+
 def answered_entry(step: Step) -> dict[str, Any]:
     """What a logged answer keeps so the owner's report can say that a standing order, the game's
     default or a deadline answered a question in which they had a real choice."""
     if step.source not in ANSWERED_FOR_THEM or len(step.options) < 2:
         return {}
     others = [option for option in step.options if option != step.text][:OTHER_OPTIONS]
-    return {"prompt": step.prompt, "choices": len(step.options), "others": others}
+    entry: dict[str, Any] = {"prompt": step.prompt, "choices": len(step.options), "others": others}
+    if step.unfit:  # the default answered because this standing order did not fit (core/runner.py)
+        entry.update(unfit=step.unfit, unfit_source=step.unfit_source)
+    return entry
 
 
 # ---------------------------------------------------------------- subjects

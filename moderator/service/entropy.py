@@ -16,11 +16,19 @@ the operator and a player who joins last included, can then choose a contributio
 others'.  Declared rule for a player who has not revealed when the deadline passes: that player's
 contribution is dropped (it counts as the empty text), the drop is logged and announced to every
 seat, and the game starts.  Why that is safe is written in the design note.
+
+Before that, a player who committed and has not revealed gets one reminder (`reveal_reminder_lead`
+says when; the reminders job sends it), naming the deadline in their time zone, their commitment,
+the line to send and the rule above.  One, not one per threshold as a turn's deadline has: the
+request went out when the reveals opened, and the cadence (service/cadence.py) mails a seat when
+something is newly asked or about to be decided for it, not again for the same question.  Whether
+a seat is reminded depends only on whether that seat has revealed.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,13 +36,15 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session
 
-from moderator.clock import Clock
+from moderator.clock import Clock, as_utc
 from moderator.core.commitments import entropy_commitment, is_commitment
 from moderator.mail.envelope import Envelope
 from moderator.registry import Registry
 from moderator.service import games as game_service
+from moderator.service.cadence import short_time
 from moderator.service.notices import Notices
-from moderator.service.table import Table, load_table
+from moderator.service.reports import local_time
+from moderator.service.table import Table, dumps, load_table
 from moderator.service.turns import TurnRunner
 from moderator.settings import DeadlineSettings
 from moderator.store import games as stored
@@ -46,6 +56,9 @@ COMMIT_REVEAL = game_service.ENTROPY_MODES[1]
 REVEAL_MAX_CHARS = 200
 #: How many of the lines a default contribution came from the welcome quotes back.
 ECHO_LINES = 12
+#: The key of a seat's `reminded_json` that marks its reveal reminder as sent (the game has not
+#: started, so no decision of the game uses that column yet).
+REVEAL_REMINDED = "entropy-reveal"
 
 DROP_RULE = ("If a player has not revealed when the deadline passes, that player's contribution is "
              "dropped (it counts as empty), every seat is told so, and the game starts with the "
@@ -117,6 +130,14 @@ def join_refusal(envelope: Envelope) -> str | None:
         return (f"Your JOIN {what}, so the seat was not taken. This game mixes the players' entropy by commit "
                 f"and reveal: add a line 'ENTROPY-COMMIT <64 hex digits>'. " + HOW_TO_COMMIT)
     return None
+
+
+def reveal_reminder_lead(window_hours: float, reminders_hours: Sequence[float]) -> float:
+    """How many hours before the reveal deadline the one reminder goes: the largest of the club's
+    reminder thresholds that falls in the second half of the reveal window (so the reminder never
+    follows the request at once), else half the window."""
+    inside = [hours for hours in reminders_hours if 0 < hours <= window_hours / 2]
+    return max(inside, default=window_hours / 2)
 
 
 def is_revealing(table: Table) -> bool:
@@ -210,6 +231,43 @@ class EntropyDesk:
             return "Your text matches your commitment and is recorded. The game starts once all have revealed.", []
         return "Your text matches your commitment and is recorded. Every player has revealed: the game starts.", \
             self._start(table, now)
+
+    # ------------------------------------------------------------------ the reminder
+
+    def remind_due(self) -> int:
+        """Remind, once, each player who committed and has not revealed, `reveal_reminder_lead` hours
+        before the reveal deadline; returns how many mails were queued."""
+        now = self.clock.now()
+        lead = timedelta(hours=reveal_reminder_lead(self.deadlines.phase_hours, self.deadlines.reminders_hours))
+        with self.database.session() as session:
+            game_ids = stored.revealing_game_ids(session)
+        sent = 0
+        for game_id in game_ids:
+            with self.database.session() as session:
+                table = load_table(session, self.registry, game_id, for_update=True)
+                due = as_utc(table.game.next_deadline)
+                if due is None or not is_revealing(table) or not due - lead <= now < due:
+                    continue
+                for seat in table.players():
+                    sent += self._remind(table, seat, due)
+        return sent
+
+    def _remind(self, table: Table, seat: Seat, due: datetime) -> int:
+        reminded = json.loads(seat.reminded_json or "{}")
+        if seat.contribution or not seat.entropy_commitment or REVEAL_REMINDED in reminded:
+            return 0
+        reminded[REVEAL_REMINDED] = [due.isoformat()]
+        seat.reminded_json = dumps(reminded)
+        table.session.add(seat)
+        said = (f"Reminder: the moderator still waits for your entropy reveal, due {local_time(due, seat.timezone)}. "
+                f"You committed to {seat.entropy_commitment}; send the secret text whose SHA-256 that is, in a "
+                f"line 'ENTROPY-REVEAL <your secret text>' with the lines below. This is the only reminder. "
+                f"{DROP_RULE}")
+        self.notices.post(table.session, table, seat.address, seat.role,
+                          f"reminder: reveal your entropy, due {short_time(due, seat.timezone)}", [said],
+                          envelope=[f"GAME {table.game.id}", f"ROLE {seat.role}", f"SECRET {seat.secret}",
+                                    "ENTROPY-REVEAL <your secret text>"], kind="notice")
+        return 1
 
     # ------------------------------------------------------------------ the deadline
 

@@ -12,11 +12,12 @@ reader's time zone.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from moderator.core.contract import Engine
 from moderator.render.texts import wrap
 from moderator.service.cadence import short_time
 from moderator.service.table import Table
@@ -41,12 +42,16 @@ class Owed:
 
 def owed_decisions(table: Table) -> list[Owed]:
     """Every question open now, the earliest due first (no deadline last)."""
-    engine = table.engine
     deadlines: dict[str, str] = {}
     for seat in table.players():
         deadlines.update(json.loads(seat.deadlines_json or "{}"))
+    return open_questions(table.engine, table.state, deadlines)
+
+
+def open_questions(engine: Engine[Any], state: Any, deadlines: Mapping[str, str]) -> list[Owed]:
+    """Every question open in `state`, the earliest due first (no deadline last); `deadlines` by decision key."""
     found = []
-    for decision in engine.pending(table.state):
+    for decision in engine.pending(state):
         due = deadlines.get(decision.key)
         found.append(Owed(decision.role, decision.kind, engine.grammar.kind_titles.get(decision.kind, decision.kind),
                           datetime.fromisoformat(due) if due else None, decision.interrupts is not None,

@@ -29,7 +29,7 @@ from moderator.mail.commands import commands_for
 from moderator.mail.compose import thread_root
 from moderator.mail.echo import clip
 from moderator.render.texts import render, wrap
-from moderator.service.cadence import Mark, short_time
+from moderator.service.cadence import Mark, missed_deadline, short_time
 from moderator.service.notices import Notices
 from moderator.service.owed import (
     REFEREE_TIMEZONE,
@@ -186,7 +186,7 @@ def defaulted_lines(table: Table, answers: Sequence[tuple[str, dict[str, Any]]])
     grammar = table.engine.grammar
     counted: Counter[tuple[str, str, str]] = Counter()
     for role, payload in answers:
-        if payload.get("source") == "default":
+        if missed_deadline(payload):  # not a default taken because a standing order did not fit
             shown = "(face down)" if payload.get("secret") else str(payload.get("text", ""))
             counted[(role, str(payload.get("kind", "")), shown)] += 1
     return [f"{role_title(role)}: {kind_named(kind, grammar.kind_titles.get(kind, kind))}, the default {shown}"
@@ -217,7 +217,7 @@ def standing_lines(table: Table, answers: Sequence[tuple[str, dict[str, Any]]]) 
 
 def missed_deadlines(table: Table, since: int) -> list[tuple[str, int, int]]:
     """(role, deadline defaults after log entry `since`, deadline defaults in the game) for each player."""
-    defaults = [(seq, role) for seq, role, payload in table.answers_after(0) if payload.get("source") == "default"]
+    defaults = [(seq, role) for seq, role, payload in table.answers_after(0) if missed_deadline(payload)]
     return [(role_title(role), sum(1 for seq, who in defaults if who == role and seq > since),
              sum(1 for _seq, who in defaults if who == role)) for role in table.player_roles]
 

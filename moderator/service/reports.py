@@ -176,8 +176,7 @@ def report_context(engine: Engine[Any], environment: Environment, addressing: Ad
     context = dict(
         heading=heading, receipts=receipts, holds=payload.get("holds", []), events=lines,
         summary=summary_line(decisions, outcome, bool(payload.get("observer"))),
-        answered=[answered_line(a["source"], a["text"], a["prompt"], a["others"], a["choices"])
-                  for a in payload.get("answered", [])],
+        answered=[answered_line(a) for a in payload.get("answered", [])],
         in_force=[] if payload.get("observer") else standing_in_force(engine, role, payload.get("standing", [])),
         view=view, role=role, decisions=decisions, outcome=outcome, queued=payload.get("queued", []),
         standing=payload.get("standing", []), agenda=payload.get("agenda", []), expired=payload.get("expired", []),

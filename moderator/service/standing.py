@@ -8,7 +8,7 @@ answer for them (VMT's `SUPPORT NONE`, `COUNTERATTACK NONE` ...) and the line to
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,12 +73,29 @@ def readable_form(syntax: str) -> str:
     return re.sub(r"<(\w+):\w+(\.\.\.)?>", r"<\1\2>", syntax)
 
 
-def answered_line(source: str, text: str, prompt: str, others: Sequence[str], choices: int) -> str:
-    """One line of "answered for you": which standing order or default answered what, and what else was open."""
-    who = {"standing": f"Your standing order {text}",
-           "game-standing": f"The game's standing default {text} (you filed none for this)",
-           "default": f"The deadline passed: the default {text}"}[source]
+def answered_line(answered: Mapping[str, Any]) -> str:
+    """One line of "answered for you" (an entry of `Table.answered_since`): which standing order or
+    default answered what, and what else was open.  When the default answered because a standing
+    order did not fit, the line says so and names that order: no deadline passed (core/runner.py)."""
+    text, prompt, others, choices = answered["text"], answered["prompt"], answered["others"], answered["choices"]
+    who = answered_by(answered["source"], text, answered.get("unfit", ""), answered.get("unfit_source", ""),
+                      answered.get("deadline", False))
     listed = " | ".join(group_options(others))
     if choices - 1 > len(others):  # the question is past: OPTIONS cannot show the rest; say how many
         return f"{who} answered: {prompt} ({choices} answers were open, among them {listed})."
     return f"{who} answered: {prompt} (you could have answered {listed})."
+
+
+def answered_by(source: str, text: str, unfit: str, unfit_source: str, deadline: bool) -> str:
+    """Who answered: the player's standing order, the game's, or the game's default, and why the default."""
+    if source == "standing":
+        return f"Your standing order {text}"
+    if source == "game-standing":
+        return f"The game's standing default {text} (you filed none for this)"
+    if unfit:
+        whose = "Your standing order" if unfit_source == "standing" else "The game's standing default"
+        return f"{whose} {unfit} did not fit this question, so the game's default {text}"
+    if deadline:
+        return f"The deadline passed: the default {text}"
+    # logged before answers named the order that did not fit: only such a default is listed here
+    return f"A standing order did not fit this question, so the game's default {text}"

@@ -146,8 +146,13 @@ class Table:
         for _seq, entry_role, payload in self._unflushed_log(after, ("answer",), with_role=True):
             raw = json.loads(payload)
             if entry_role == role and raw.get("choices", 0) > 1:
-                answered.append({"source": raw["source"], "text": raw["text"], "prompt": raw["prompt"],
-                                 "others": raw["others"], "choices": raw["choices"]})
+                entry = {key: raw[key] for key in ("source", "text", "prompt", "others", "choices")}
+                # Only when set, so that a report's logged payload (and so the log's hashes) keeps its
+                # old form when no standing order failed to fit.
+                entry.update({key: raw[key] for key in ("unfit", "unfit_source") if raw.get(key)})
+                if (raw.get("events") or [{}])[0].get("kind") == "core.defaulted":
+                    entry["deadline"] = True
+                answered.append(entry)
         return answered
 
     def answers_after(self, after: int) -> list[tuple[int, str, dict[str, Any]]]:

@@ -5,6 +5,9 @@ Nothing in the archive is taken on trust.  The verifier checks, in order:
 - the revealed seed against the commitment published when the game was created;
 - the log's hash chain (core/chain.py): every entry numbered in place and chained to the one
   before it, so an entry changed, inserted, removed or renumbered is named;
+- that every seat whose contribution keys the dice joined in the log before the set-up, with that
+  contribution (with commit and reveal: that commitment, and the text revealed), so a join entry
+  removed or changed is named although no replayed answer depends on it;
 - the void marks against the rollbacks that set them, and that the dice never went back;
 - every draw's counter continuing its stream, and the voided entries' draws against the seed;
 - the whole game replayed with the real engine from the scenario, the options, the seed, the
@@ -77,6 +80,7 @@ def verify_archive(archive: dict[str, Any], registry: Registry,
     log: list[dict[str, Any]] = archive["log"]
     result.entries = len(log)
     result.problems += _chain_problems(archive)
+    result.problems += _join_problems(archive)
     result.problems += _void_problems(log)
     result.problems += _draw_problems(archive)
     result.draws = sum(len(e.get("payload", {}).get("draws", [])) for e in log)
@@ -149,6 +153,39 @@ def _chain_problems(archive: dict[str, Any]) -> list[str]:
     if (head.get("seq"), head.get("hash")) != (last["seq"], last["hash"]):
         problems.append(f"the archive's head is #{head.get('seq')} {head.get('hash')}, but its log ends at "
                         f"#{last['seq']} {last['hash']}: entries were removed or added")
+    return problems
+
+
+def _join_problems(archive: dict[str, Any]) -> list[str]:
+    """Each seat of the archive's contributions joined before the set-up, and the log's join (and,
+    with commit and reveal, its entropy entries) records what the contributions list says."""
+    log = archive["log"]
+    setup = next((entry["seq"] for entry in log if entry["kind"] == "setup"), None)
+    problems: list[str] = []
+    for seat in archive["contributions"]:
+        role = seat["role"]
+        mine = [entry for entry in log if entry["role"] == role and entry["kind"] in ("join", "entropy")]
+        joined = next((entry for entry in mine if entry["kind"] == "join"), None)
+        if joined is None:
+            problems.append(f"seat {role}: no entry of the log records its join (its contribution keys the dice): "
+                            f"the entry was removed")
+            continue
+        if setup is not None and joined["seq"] > setup:
+            problems.append(f"{entry_name(joined)}: the seat joins after the set-up, log #{setup}")
+        said = [entry.get("payload", {}) for entry in mine]
+        if "commitment" not in seat:
+            if said[0].get("contribution") != seat["contribution"]:
+                problems.append(f"{entry_name(joined)}: it records the contribution {said[0].get('contribution')!r}, "
+                                f"the archive keys the dice with {seat['contribution']!r}")
+            continue
+        committed = [p["entropy_commitment"] for p in said if "entropy_commitment" in p]
+        if not committed or committed[-1] != seat["commitment"]:
+            problems.append(f"seat {role}: its last commitment in the log is {committed[-1] if committed else None}, "
+                            f"the archive lists {seat['commitment']}")
+        revealed = [p["revealed"] for p in said if "revealed" in p]
+        if not seat.get("dropped") and revealed != [seat["contribution"]]:
+            problems.append(f"seat {role}: the log records the reveals {revealed!r}, the archive keys the dice with "
+                            f"{seat['contribution']!r}")
     return problems
 
 

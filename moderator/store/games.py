@@ -97,6 +97,11 @@ def reveal_due_game_ids(session: Session, now: datetime) -> list[str]:
     return list(session.exec(select(Game.id).where(Game.status == "forming", col(Game.next_deadline) <= now)))
 
 
+def revealing_game_ids(session: Session) -> list[str]:
+    """Games still forming that have a deadline: with entropy=commit-reveal, waiting for the reveals."""
+    return list(session.exec(select(Game.id).where(Game.status == "forming", col(Game.next_deadline).is_not(None))))
+
+
 def games_holding_receipts(session: Session) -> list[str]:
     """Running games with a seat whose receipts wait for its next report (service/cadence.py)."""
     held = select(Seat.game_id).join(Game, Game.id == Seat.game_id).where(  # type: ignore[arg-type]

@@ -11,17 +11,20 @@ from __future__ import annotations
 import email.policy
 import hashlib
 import re
+from datetime import timedelta
 from email.message import EmailMessage
 
 import pytest
 
+from moderator.clock import as_utc
 from moderator.core.commitments import entropy_commitment
 from moderator.core.contract import OptionError
 from moderator.mail.hygiene import read_letter
 from moderator.registry import Registry, product_registry
 from moderator.service.archive import export_archive
-from moderator.service.entropy import written_entropy
+from moderator.service.entropy import reveal_reminder_lead, written_entropy
 from moderator.service.replay import replay_game
+from moderator.service.reports import local_time
 from moderator.service.table import load_table
 from moderator.service.verify import verify_archive as verify_whole
 from tests.conftest import Seated, duel_engine, flat, outbox_rows, text_of
@@ -244,3 +247,64 @@ def test_the_archive_of_a_commit_reveal_game_verifies_its_reveals(app):
 def test_an_unknown_entropy_mode_is_refused(app):
     with pytest.raises(OptionError, match="option entropy must be one of plain, commit-reveal"):
         app.create_game("duel", options={"entropy": "trust-me"}, addresses=ADDRESSES)
+
+
+# ---------------------------------------------------------------- one reminder before the reveal deadline
+
+
+@pytest.mark.parametrize(("window", "thresholds", "lead"), [
+    (48, [24.0, 2.0], 24), (12, [24.0, 2.0], 2), (3, [24.0, 2.0], 1.5), (48, [], 24), (48, [30.0], 24)])
+def test_the_reveal_reminder_goes_at_the_largest_threshold_in_the_window_s_second_half(window, thresholds, lead):
+    assert reveal_reminder_lead(window, thresholds) == lead
+
+
+def mails_to(app, role: str, containing: str) -> list[str]:
+    return [t for t in (flat(text_of(r.raw)) for r in outbox_rows(app) if r.recipient == ADDRESSES[role])
+            if containing in t]
+
+
+def test_a_player_who_has_not_revealed_gets_one_reminder_then_the_declared_rule_applies(app):
+    """The reveals open for 48 hours; 24 hours before their deadline the one player who has not
+    revealed is reminded once (when, what to send, the rule), however often the job runs; the
+    player who revealed is not; at the deadline the missing contribution is dropped as declared."""
+    created = invite_commit_reveal(app)
+    _, north_secret = join(app, created, "north")
+    _, south_secret = join(app, created, "south")
+    send(app, created, "north", north_secret, f"ENTROPY-REVEAL {SECRETS['north']}\n")
+    with app.db.session() as session:
+        due = as_utc(load_table(session, app.registry, created.game_id).game.next_deadline)
+    assert due == app.clock.now() + timedelta(hours=48)
+    app.clock.advance(hours=23)
+    assert app.send_reminders() == 0
+    app.clock.advance(hours=1, minutes=5)
+    assert app.send_reminders() == 1
+    for _ in range(4):
+        app.clock.advance(hours=5)
+        assert app.send_reminders() == 0  # the job runs every five minutes: still one mail
+    reminders = mails_to(app, "south", "reminder: reveal your entropy")
+    assert len(reminders) == 1 and mails_to(app, "north", "reminder: reveal your entropy") == []
+    reminder = reminders[0]
+    assert f"entropy reveal, due {local_time(due, 'UTC')}." in reminder
+    assert f"You committed to {entropy_commitment(SECRETS['south'])}" in reminder
+    assert "'ENTROPY-REVEAL <your secret text>'" in reminder and "This is the only reminder" in reminder
+    assert f"SECRET {south_secret}" in reminder and f"GAME {created.game_id}" in reminder
+    assert "that player's contribution is dropped (it counts as empty)" in reminder
+    app.clock.advance(hours=4)
+    assert app.run_due() == [created.game_id]
+    assert contribution_of(app, created.game_id, "south") == ""
+    assert any("without a reveal from south" in t for t in mails_to(app, "south", "Entropy: a reveal is missing"))
+    app.clock.advance(hours=1)
+    assert mails_to(app, "south", "reminder: reveal your entropy") == reminders  # none after the start
+
+
+def test_no_reminder_once_every_player_has_revealed_or_before_the_seats_are_taken(app):
+    created = invite_commit_reveal(app)
+    _, north_secret = join(app, created, "north")
+    app.clock.advance(hours=30)
+    assert app.send_reminders() == 0  # no deadline yet: the seats are not all taken
+    _, south_secret = join(app, created, "south")
+    send(app, created, "north", north_secret, f"ENTROPY-REVEAL {SECRETS['north']}\n")
+    send(app, created, "south", south_secret, f"ENTROPY-REVEAL {SECRETS['south']}\n")
+    app.clock.advance(hours=30)
+    app.send_reminders()
+    assert [t for role in ADDRESSES for t in mails_to(app, role, "reminder: reveal your entropy")] == []

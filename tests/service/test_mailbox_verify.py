@@ -158,3 +158,71 @@ def test_an_archive_rewritten_whole_holds_alone_but_not_against_the_heads_kept(p
     result = runner.invoke(cli.app_cli, ["verify", str(tmp_path / "north.mbox"), "--archive",
                                          str(tmp_path / "forged.json")])
     assert result.exit_code == 1 and "its log head is" in " ".join(result.output.split()), result.output
+
+
+# ---------------------------------------------------------------- entries no replay depends on
+
+
+@pytest.fixture(scope="module")
+def eventful(tmp_path_factory):
+    """(app, north's mails) of a Duel game with a referee's announcement and a held script in its log."""
+    from moderator.service.table import load_table
+
+    app = make_app(tmp_path_factory.mktemp("eventful"))
+    seated = seat_duel(app)
+    with app.db.session() as session:
+        table = load_table(session, app.registry, seated.game_id, for_update=True)
+        app.controls.apply(table, "ANNOUNCE", "Play fair.")
+    card = seated.state()["hands"]["north"][0]
+    seated.send("north", f"ATTACK\nSTOP\nCOMMIT {card}\n")  # STOP holds the line after it
+    play_random_game(seated, seed=11)
+    with app.db.session() as session:
+        rows = session.exec(select(Outbox).where(Outbox.recipient == seated.addresses["north"])
+                            .order_by(Outbox.id)).all()
+        return app, [row.raw for row in rows]
+
+
+def content_free(kind: str, role: str):
+    """A tamper: the first entry of `kind` by `role` that some later report of north's covers is removed,
+    the entries after it numbered down, and the chain recomputed from the revealed seed."""
+    def remove(archive, heads: list[int]) -> int:
+        log = archive["log"]
+        place = next(i for i, e in enumerate(log) if e["kind"] == kind and e["role"] == role
+                     and any(head >= e["seq"] for head in heads))
+        seq = log[place]["seq"]
+        del log[place]
+        for entry in log[place:]:
+            entry["seq"] -= 1
+        archive["sent_with"]["seq"] -= 1
+        rechain(archive)
+        return seq
+    remove.__name__ = f"remove_{kind}_by_{role}"
+    return remove
+
+
+CONTENT_FREE = [content_free("report", "south"), content_free("report", "north"), content_free("hold", "north"),
+                content_free("control", "referee")]
+
+
+@pytest.mark.parametrize("tamper", CONTENT_FREE, ids=[t.__name__ for t in CONTENT_FREE])
+def test_a_content_free_entry_removed_is_not_seen_in_the_archive_alone_but_in_the_mailbox(eventful, tmp_path,
+                                                                                            tamper, monkeypatch):
+    """No replayed answer, draw or join depends on a report, a held script or a referee's
+    announcement: removed and re-chained (the seed is public at the end), the archive still holds
+    (docs/storage.md says why that cannot be helped).  North's reports printed the heads of the log
+    as it was, so the mailbox names the first report after the removed entry."""
+    app, raws = eventful
+    reading = read_reports(read_mailbox(export_mbox(raws, tmp_path / "north.mbox")))
+    true = reading.archives["duel-0001"]
+    assert verify_archive(true, app.registry).problems == [] and check_reports(reading.reports, true) == []
+    forged = copy.deepcopy(true)
+    removed = tamper(forged, [r.head_seq for r in reading.reports])
+    assert verify_archive(forged, app.registry).problems == []
+    problems = check_reports(reading.reports, forged)
+    first = min((r for r in reading.reports if r.head_seq >= removed), key=lambda r: r.head_seq)
+    assert any(first.name in p and "its log head is" in p for p in problems), problems
+    monkeypatch.setattr(cli._State, "registry", app.registry)  # the one command a player runs
+    (tmp_path / "forged.json").write_text(json.dumps(forged))
+    result = runner.invoke(cli.app_cli, ["verify", str(tmp_path / "north.mbox"), "--archive",
+                                         str(tmp_path / "forged.json")])
+    assert result.exit_code == 1 and "its log head is" in " ".join(result.output.split()), result.output

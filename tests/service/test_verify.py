@@ -66,13 +66,17 @@ def rechain(archive: Archive) -> None:
     archive["draws"] = [dict(d, seq=e["seq"]) for e in archive["log"] for d in e.get("payload", {}).get("draws", [])]
 
 
+def clashes(archive: Archive) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Every answer whose events hold a clash, with that clash's data, in log order."""
+    return [(entry, event["data"]) for entry in archive["log"]
+            for event in entry.get("payload", {}).get("events", []) if event["kind"] == "clash"]
+
+
 def clash(archive: Archive) -> tuple[dict[str, Any], dict[str, Any]]:
     """The first answer whose events hold a clash, and that clash's data."""
-    for entry in archive["log"]:
-        for event in entry.get("payload", {}).get("events", []):
-            if event["kind"] == "clash":
-                return entry, event["data"]
-    raise AssertionError("no clash in the game")
+    found = clashes(archive)
+    assert found, "no clash in the game"
+    return found[0]
 
 
 # ---------------------------------------------------------------- the tampers (each returns the entry to be named)
@@ -80,20 +84,26 @@ def clash(archive: Archive) -> tuple[dict[str, Any], dict[str, Any]]:
 
 def forge_die_with_its_bound(archive: Archive) -> int:
     """A die turned into a 6, its recorded bound changed so that the seed gives that face at that
-    counter (what the old verifier recomputed and accepted), the event and the list changed to match."""
-    entry, data = clash(archive)
-    side = next(s for s in data["sides"].values() if s["die"][0] != 6)
-    _, stream, counter = side["die"]
-    draw = next(d for d in entry["payload"]["draws"] if (d["stream"], d["n"]) == (stream, counter))
+    counter (what the old verifier recomputed and accepted), the event and the list changed to match.
+    (Such a bound exists for a die only when its raw draw minus 5 has a divisor of a few digits; the
+    game's seed is new each run, so the first die that has one is taken.)"""
     key = derive_key(archive["game"], bytes.fromhex(archive["seed"]), [c["contribution"] for c in
                                                                        archive["contributions"]])
-    x = raw_draw(key, stream, counter)
-    draw["bound"] = next(b for b in range(7, 10_000) if x % b == 5 and x < (1 << 256) - (1 << 256) % b)
-    draw["value"] = 5
-    side["total"] += 6 - side["die"][0]
-    side["die"][0] = 6
-    archive["draws"] = [dict(d, seq=e["seq"]) for e in archive["log"] for d in e.get("payload", {}).get("draws", [])]
-    return entry["seq"]
+    for entry, data in clashes(archive):
+        for side in (s for s in data["sides"].values() if s["die"][0] != 6):
+            _, stream, counter = side["die"]
+            x = raw_draw(key, stream, counter)
+            bound = next((b for b in range(7, 100_000) if x % b == 5 and x < (1 << 256) - (1 << 256) % b), None)
+            if bound is None:
+                continue
+            draw = next(d for d in entry["payload"]["draws"] if (d["stream"], d["n"]) == (stream, counter))
+            draw["bound"], draw["value"] = bound, 5
+            side["total"] += 6 - side["die"][0]
+            side["die"][0] = 6
+            archive["draws"] = [dict(d, seq=e["seq"]) for e in archive["log"]
+                                for d in e.get("payload", {}).get("draws", [])]
+            return int(entry["seq"])
+    raise AssertionError("no die of the game can be forged with its bound")
 
 
 def point_a_die_at_no_draw(archive: Archive) -> int:
@@ -171,10 +181,27 @@ def void_an_answer(archive: Archive) -> int:
     return entry["seq"]
 
 
+def remove_a_join(archive: Archive) -> int:
+    """North's join taken out and the entries after it numbered down: no replayed answer depends on
+    it, but north's contribution keys the dice, so the seat must have joined."""
+    log = archive["log"]
+    place = next(i for i, e in enumerate(log) if e["kind"] == "join" and e["role"] == "north")
+    del log[place]
+    for entry in log[place:]:
+        entry["seq"] -= 1
+    return 1
+
+
+def change_a_join_s_contribution(archive: Archive) -> int:
+    entry = next(e for e in archive["log"] if e["kind"] == "join")
+    entry["payload"]["contribution"] = "chosen after the others"
+    return entry["seq"]
+
+
 TAMPERS: list[Callable[[Archive], int]] = [
     forge_die_with_its_bound, point_a_die_at_no_draw, change_a_combat_result, change_an_answer_text,
     delete_the_last_entries, delete_the_closing_reports, renumber_entries, swap_two_answers, change_a_roll,
-    report_a_die_differently, void_an_answer,
+    report_a_die_differently, void_an_answer, remove_a_join, change_a_join_s_contribution,
 ]
 
 
@@ -193,7 +220,9 @@ def test_each_tamper_fails_and_names_the_entry(archive, registry, tamper, rechai
         rechain(archive)
     problems = problems_of(archive, registry)
     assert problems, f"{tamper.__name__} went unnoticed"
-    if rechained and tamper is renumber_entries:
+    if tamper is remove_a_join:
+        assert any(p.startswith("seat north: no entry of the log records its join") for p in problems), problems
+    elif rechained and tamper is renumber_entries:
         # Re-chained, the gap is gone: what is left is an answer missing, named where the replay
         # finds that the game went otherwise (at the gap or after it).
         named = [int(n) for p in problems for n in re.findall(r"\blog #(\d+)\b", p)]

@@ -1,0 +1,111 @@
+"""ANSWERED FOR YOU says who answered and why (issue 13; service/standing.py, core/runner.py).
+
+A standing order that no longer fits its question makes the game's default answer at once (the
+same speed as declining, so no timing leak).  No deadline passed: the report names the standing
+order that did not fit, then what was answered, and the other answers that were open.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from moderator.service.standing import answered_line
+from moderator.service.table import load_table
+from tests.conftest import flat, seat_duel, text_of
+
+
+def split_hand(seated) -> tuple[str, str, str] | None:
+    """(a weak card, a strong card, a third card) of south's hand, or None when the hand has no such split."""
+    state = seated.state()
+    hand, values = state["hands"]["south"], state["cards"]
+    weak = [c for c in hand if values[c] < 4]
+    strong = [c for c in hand if values[c] >= 4]
+    rest = [c for c in hand if c not in weak[:1] + strong[:1]]
+    return (weak[0], strong[0], rest[0]) if weak and strong and rest else None
+
+
+@pytest.fixture
+def unfit(app):
+    """(seated, the weak card south's standing COUNTER names, south's report after the reaction window)."""
+    for _ in range(30):
+        seated = seat_duel(app)
+        cards = split_hand(seated)
+        if cards is not None:
+            break
+    else:
+        raise AssertionError("no game dealt south a weak and a strong card")
+    weak, _strong, third = cards
+    seated.send("south", f"STANDING react: COUNTER {weak}\n")
+    north_card = seated.state()["hands"]["north"][0]
+    seated.send("north", f"ATTACK\nCOMMIT {north_card}\n")
+    outcome = seated.send("south", f"COMMIT {third}\n")
+    reports = [r for r in outcome.replies if r.recipient == seated.addresses["south"] and r.kind == "report"]
+    assert reports, [r.kind for r in outcome.replies]
+    return seated, weak, flat(text_of(reports[-1].raw))
+
+
+def test_a_standing_order_that_did_not_fit_is_named_not_a_deadline(unfit):
+    _, weak, report = unfit
+    assert "ANSWERED FOR YOU" in report
+    said = report[report.index("ANSWERED FOR YOU"):]
+    assert (f"- Your standing order STANDING REACT: COUNTER {weak} did not fit this question, so the game's "
+            f"default NONE answered: Counter the attack") in said
+    assert "you could have answered COUNTER" in said
+    assert "The deadline passed" not in report
+
+
+def test_the_log_keeps_which_standing_order_did_not_fit(unfit):
+    seated, weak, _ = unfit
+    with seated.app.db.session() as session:
+        table = load_table(session, seated.app.registry, seated.game_id)
+        answered = table.answered_since(0, "south")
+    assert [(a["source"], a["text"], a["unfit"], a["unfit_source"], a.get("deadline")) for a in answered] == \
+        [("default", "NONE", f"STANDING REACT: COUNTER {weak}", "standing", None)]
+
+
+ASKED = {"text": "NONE", "prompt": "Counter the attack?", "others": ["COUNTER C11"], "choices": 2}
+
+
+@pytest.mark.parametrize(("entry", "said"), [
+    ({"source": "standing", "text": "NONE"}, "Your standing order NONE answered: Counter the attack?"),
+    ({"source": "game-standing"}, "The game's standing default NONE (you filed none for this) answered:"),
+    ({"source": "default", "unfit": "STANDING REACT: COUNTER C02", "unfit_source": "standing"},
+     "Your standing order STANDING REACT: COUNTER C02 did not fit this question, so the game's default NONE "
+     "answered: Counter the attack? (you could have answered COUNTER C11)."),
+    ({"source": "default", "unfit": "STANDING REACT: COUNTER C02", "unfit_source": "game-standing"},
+     "The game's standing default STANDING REACT: COUNTER C02 did not fit this question, so the game's default"),
+    ({"source": "default", "deadline": True}, "The deadline passed: the default NONE answered:"),
+    ({"source": "default"}, "A standing order did not fit this question, so the game's default NONE answered:"),
+])
+def test_each_way_an_answer_was_given_for_the_player_reads_as_what_happened(entry, said):
+    assert said in answered_line({**ASKED, **entry})
+
+
+def test_a_standing_order_that_did_not_fit_is_no_missed_deadline(unfit):
+    """The referee's digest and a league's NMR count (which may forfeit a seat) count only defaults
+    applied at a deadline; then a deadline passing unanswered counts for the role that missed it."""
+    from moderator.league.outcomes import missed_since
+    from moderator.service.referee_mail import missed_deadlines
+
+    seated, _, _ = unfit
+    app = seated.app
+
+    def missed() -> dict[str, int]:
+        with app.db.session() as session:
+            table = load_table(session, app.registry, seated.game_id)
+            counted = {role: whole for role, _, whole in missed_deadlines(table, 0)}
+            assert counted == {role.title(): missed_since(session, seated.game_id, role, None)
+                               for role in ("north", "south")}
+            return counted
+
+    assert missed() == {"North": 0, "South": 0}
+    asked = [d.role for d in load_engine_pending(seated)]
+    app.clock.advance(hours=80)
+    app.run_due()
+    assert missed() == {role.title(): int(role in asked) for role in ("north", "south")} != {"North": 0, "South": 0}
+
+
+def load_engine_pending(seated):
+    with seated.app.db.session() as session:
+        table = load_table(session, seated.app.registry, seated.game_id)
+        return table.engine.pending(table.state)
