@@ -37,7 +37,9 @@ bash scripts/mailstack.sh up
 export MODERATOR_REQUIRE_SERVERS=1
 
 set +e
-.venv/bin/python -m pytest -q -p no:cacheprovider "$@"
+# Two workers (the machines have two cores); the tests that share the servers run in one of them
+# (tests/conftest.py groups them), the rest are spread over both.
+.venv/bin/python -m pytest -q -p no:cacheprovider -n 2 --dist loadgroup --durations=25 "$@"
 rc=$?
 set -e
 [ $rc -eq 5 ] && { echo "no tests ran"; exit 1; }

@@ -128,3 +128,16 @@ def flat(text: str) -> str:
 def outbox_rows(app: App) -> list[Outbox]:
     with app.db.session() as session:
         return list(session.exec(select(Outbox).order_by(Outbox.id)))
+
+
+#: Fixtures that reach the servers scripts/test.sh starts (one Dovecot + Postfix, one PostgreSQL).
+SERVER_FIXTURES = {"mailstack", "clean_mail", "db_url"}
+
+
+def pytest_collection_modifyitems(config, items):
+    """With pytest-xdist (scripts/test.sh runs two workers), the tests that reach the shared servers all
+    run in one worker, one after another: each resets the same mailboxes or database before it starts."""
+    for item in items:
+        if SERVER_FIXTURES & set(getattr(item, "fixturenames", ())) or item.get_closest_marker("postgres") \
+                or item.get_closest_marker("mailstack"):
+            item.add_marker(pytest.mark.xdist_group("servers"))
