@@ -160,6 +160,9 @@ class GameInfo:
     #: When a player who is asked nothing hears how the game went on: at the end of each game turn
     #: (`progress` changes) or of each phase (`phase_label` changes); players may choose otherwise.
     report_every: Literal["turn", "phase"] = "turn"
+    #: Whether a mail that carries the whole map carries the detail image too: False when the detail
+    #: is only a close-up of what the whole map shows (it would double a report's pictures for nothing).
+    detail_with_whole_map: bool = True
 
     def scenario(self, name: str | None = None) -> ScenarioInfo:
         """The named scenario (the first when `name` is None); raises UnknownGame."""

@@ -86,7 +86,10 @@ INFO = GameInfo(
     id="narva", title="Across the Narva",
     scenarios=(ScenarioInfo("campaign", "The Soviet assault on Estonia, 2 February - 25 April 1944", SIDES,
                             "Twelve weekly turns on the Narva front; chits drawn from one cup."),),
-    options=tuple(OPTIONS), standing_defaults=tuple(STANDING), state_version=STATE_VERSION)
+    options=tuple(OPTIONS), standing_defaults=tuple(STANDING), state_version=STATE_VERSION,
+    # The detail image is the whole map's drawing at a larger scale round the latest action: a mail
+    # with the whole map shows all it shows (mail bytes, issue 12); later mails of a turn carry it alone.
+    detail_with_whole_map=False)
 
 
 class NarvaEngine(FrameStackEngine[NarvaState]):
