@@ -485,6 +485,9 @@ def referee(
     with app.db.session() as session:
         table = load_table(session, app.registry, game, for_update=True)
         console.print(app.controls.apply(table, chosen.name, text, source="cli"))
+    if chosen.name == "RELEASE":  # read now, as if it had just arrived (service/kept_mail.py)
+        for outcome in app.reprocess_stranded():
+            console.print(escape(f"Read: {outcome.status}: {outcome.reason}".splitlines()[0][:300]))
     app.drain_outbox()
 
 

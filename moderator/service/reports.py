@@ -108,7 +108,8 @@ def compose_report(engine: Engine[Any], environment: Environment, addressing: Ad
     if calendar:
         attachments.append(Attachment("deadline.ics", calendar, "text", "calendar"))
     if context["archive_file"]:
-        attachments.append(Attachment(context["archive_file"], archive_bytes(payload["archive"]), "application", "gzip"))
+        archive = archive_bytes(payload["archive"])
+        attachments.append(Attachment(context["archive_file"], archive, "application", "gzip"))
     return Outgoing(
         recipient=payload["address"], subject=payload["subject"], text=text, html=html,
         message_id=payload["message_id"], date=datetime.fromisoformat(payload["date"]),

@@ -167,6 +167,7 @@ def stale_notes(answered: Answered, table: Table, seat: Seat) -> list[str]:
                  f"{table.game.phase_label})")
     else:
         moved = f"and the game has moved on since: it is now in phase {table.game.phase_label}"
-    return [f"This message replies to {answered.describe()}, {moved}. So its one-off orders were not applied (they could answer a later "
+    return [f"This message replies to {answered.describe()}, {moved}. So its one-off orders were not applied "
+            f"(they could answer a later "
             f"question by mistake); standing orders in it count. {now}. To give orders for now, reply to your "
             f"latest report (or send them without quoting an older one)."]
