@@ -35,6 +35,7 @@ from moderator.games.narva import (
     retreat,
     sequence,
 )
+from moderator.games.narva.activation import every_move
 from moderator.games.narva.board import SIDES, Board
 from moderator.games.narva.bot import brains
 from moderator.games.narva.orders import GRAMMAR
@@ -96,6 +97,9 @@ class NarvaEngine(FrameStackEngine[NarvaState]):
     info = INFO
     grammar = GRAMMAR
     handlers = HANDLERS
+    # The move question lists MOVE DONE only (every reachable hex of every unit takes 20 ms to find);
+    # OPTIONS lists them all.
+    more_answers = {"command": every_move, "activation": every_move}
 
     # ------------------------------------------------------------------ state
 
