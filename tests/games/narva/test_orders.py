@@ -128,4 +128,4 @@ def test_2_1_3_with_fog_off_the_same_keyed_attack_is_accepted(tmp_path):
     send = seated_narva(tmp_path, {"fog": "off"})
     status, text = send("soviet", ["ON HQ 109: ATTACK 2332 WITH 381 456 MIN 2-1", "READY"])
     assert status == "applied" and "Nothing was applied" not in text
-    assert "4 ok ON HQ 109: ATTACK 2332 WITH 109/381 109/456 MIN 2-1" in text
+    assert "4 queued ON HQ 109: ATTACK 2332 WITH 109/381 109/456 MIN 2-1" in text
