@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar
 
 from moderator.core.bots import Brain
 from moderator.core.contract import (
@@ -99,7 +99,8 @@ class NarvaEngine(FrameStackEngine[NarvaState]):
     handlers = HANDLERS
     # The move question lists MOVE DONE only (every reachable hex of every unit takes 20 ms to find);
     # OPTIONS lists them all.
-    more_answers = {"command": every_move, "activation": every_move}
+    more_answers: ClassVar[Mapping[str, Callable[[Any, Any, Decision], list[str]]]] = {
+        "command": every_move, "activation": every_move}
 
     # ------------------------------------------------------------------ state
 
