@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 from moderator.core.bots import Brain
 from moderator.core.contract import (
@@ -53,6 +53,11 @@ HANDLERS: Mapping[str, Handler[Board, Any]] = {
     "reinforce": reinforce.Reinforce(), "coastal": reinforce.Coastal(),
 }
 
+# The move question lists MOVE DONE only (every reachable hex of every unit takes 20 ms to find);
+# OPTIONS lists them all (FrameStackEngine.answers).
+MORE_ANSWERS: Mapping[str, Callable[[Any, Any, Decision], list[str]]] = {
+    "command": every_move, "activation": every_move}
+
 OPTIONS = [
     OptionSpec("fog", "on", ("on", "off"), "the optional fog of war (2.1.3): enemy stacks show their top unit only"),
     OptionSpec("fog_stack_height", "shown", ("shown", "hidden"), "under fog, may players see how many counters an "
@@ -97,10 +102,7 @@ class NarvaEngine(FrameStackEngine[NarvaState]):
     info = INFO
     grammar = GRAMMAR
     handlers = HANDLERS
-    # The move question lists MOVE DONE only (every reachable hex of every unit takes 20 ms to find);
-    # OPTIONS lists them all.
-    more_answers: ClassVar[Mapping[str, Callable[[Any, Any, Decision], list[str]]]] = {
-        "command": every_move, "activation": every_move}
+    more_answers = MORE_ANSWERS
 
     # ------------------------------------------------------------------ state
 
