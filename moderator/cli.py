@@ -375,10 +375,11 @@ def verify(
 def _read_archive(file: Path) -> dict[str, Any]:
     """The archive in `file`, or one line saying why it is none."""
     from moderator.service.archive import ARCHIVE_FORMAT
+    from moderator.service.mailbox_check import unpacked
 
     try:
-        data = json.loads(readable_file(file, "an archive"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        data = json.loads(unpacked(readable_file(file, "an archive")))  # as saved from the game-over mail: gzip
+    except (json.JSONDecodeError, UnicodeDecodeError, OSError, EOFError) as error:
         fail(f"{file} is not JSON: {error}", 2)
     if not isinstance(data, dict):
         fail(f"{file} is not a moderator archive (it holds a JSON {type(data).__name__}, not an object)", 2)
@@ -420,7 +421,7 @@ def _verify_mailbox(path: Path, archive_file: Path | None) -> None:
         reading = read_reports(read_mailbox(path))
     except (NotAMailbox, OSError) as error:
         fail(str(error), 2)
-    except (json.JSONDecodeError, KeyError, TypeError) as error:
+    except (json.JSONDecodeError, KeyError, TypeError, EOFError) as error:
         fail(f"an archive attached in {path} is malformed ({type(error).__name__}: {error})", 2)
     archives = reading.archives
     if archive_file is not None:
@@ -484,6 +485,9 @@ def referee(
     with app.db.session() as session:
         table = load_table(session, app.registry, game, for_update=True)
         console.print(app.controls.apply(table, chosen.name, text, source="cli"))
+    if chosen.name == "RELEASE":  # read now, as if it had just arrived (service/kept_mail.py)
+        for outcome in app.reprocess_stranded():
+            console.print(escape(f"Read: {outcome.status}: {outcome.reason}".splitlines()[0][:300]))
     app.drain_outbox()
 
 

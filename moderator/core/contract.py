@@ -30,6 +30,8 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from moderator.core.rng import Rng
 
 JSON = dict[str, Any]
+#: An option may carry a label after two spaces and a parenthesis ("RETREAT TO C03  (1 loss)"): not part of the order.
+OPTION_LABEL = "  ("
 View = Mapping[str, Any]
 """What one role may see, built field by field from an allow-list (reports render only views)."""
 
@@ -168,6 +170,9 @@ class GameInfo:
     #: When a player who is asked nothing hears how the game went on: at the end of each game turn
     #: (`progress` changes) or of each phase (`phase_label` changes); players may choose otherwise.
     report_every: Literal["turn", "phase"] = "turn"
+    #: Whether a mail that carries the whole map carries the detail image too: False when the detail
+    #: is only a close-up of what the whole map shows (it would double a report's pictures for nothing).
+    detail_with_whole_map: bool = True
 
     def scenario(self, name: str | None = None) -> ScenarioInfo:
         """The named scenario (the first when `name` is None); raises UnknownGame."""
@@ -224,6 +229,11 @@ class Engine(Protocol[S]):
 
     def legal_orders(self, state: S, decision: Decision) -> list[Order]:
         """Legal answers to a pending decision (all of them, or a sample when they are too many)."""
+        ...
+
+    def answers(self, state: S, decision: Decision) -> list[str]:
+        """Every legal answer to a pending decision as a line a player may copy (OPTIONS): complete where
+        `options` and `legal_orders` are short or a sample, so it may take longer than they do."""
         ...
 
     def apply(self, state: S, role: str, order: Order, rng: Rng) -> tuple[S, list[Event]]:

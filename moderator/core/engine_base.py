@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic
 
-from moderator.core.contract import Decision, Event, GameInfo, Outcome, S, View
+from moderator.core.contract import OPTION_LABEL, Decision, Event, GameInfo, Outcome, S, View
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from moderator.core.bots import Brain
@@ -65,6 +65,13 @@ class EngineBase(ABC, Generic[S]):
     def progress(self, state: S) -> tuple[int, int]: ...
 
     # ---------------------------------------------------------------- defaults
+
+    def answers(self, state: S, decision: Decision) -> list[str]:
+        """The decision's options, then the legal orders they do not list (a game whose lists are a
+        sample answers this itself)."""
+        listed = [option.split(OPTION_LABEL)[0] for option in decision.options]
+        legal = [self.grammar.render(order) for order in self.legal_orders(state, decision)]
+        return list(dict.fromkeys([*decision.options, *(a for a in legal if a not in listed)]))
 
     def phase_title(self, state: S) -> str:
         return self.phase_label(state)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pickle
 from abc import abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypedDict, TypeVar
 
@@ -172,6 +172,9 @@ class FrameStackEngine(EngineBase[S]):
     """
 
     handlers: Mapping[str, Handler[Any, Any]] = {}
+    #: Frame kinds whose questions have more legal answers than their options list and `legal` samples
+    #: (every move of every unit): the function that lists the rest, for `answers` (OPTIONS).
+    more_answers: Mapping[str, Callable[[Any, Any, Decision], list[str]]] = {}
     settle_limit = 100_000
 
     @abstractmethod
@@ -194,6 +197,13 @@ class FrameStackEngine(EngineBase[S]):
         board = self._board(state)
         frame = board.top()
         return self.handlers[frame["kind"]].legal(board, frame, decision)
+
+    def answers(self, state: S, decision: Decision) -> list[str]:
+        listed = super().answers(state, decision)
+        board = self._board(state)
+        frame = board.top()
+        more = self.more_answers.get(frame["kind"])
+        return listed if more is None else list(dict.fromkeys([*listed, *more(board, frame, decision)]))
 
     def apply(self, state: S, role: str, order: Order, rng: Rng) -> tuple[S, list[Event]]:
         mine = [d for d in self.pending(state) if d.role == role]

@@ -15,7 +15,7 @@ from moderator.clock import Clock
 from moderator.core.rng import Rng, new_seed
 from moderator.core.runner import Runner
 from moderator.mail.commands import referee_summary
-from moderator.service import games
+from moderator.service import games, kept_mail
 from moderator.service.absences import record_absence
 from moderator.service.notices import Notices
 from moderator.service.referee_mail import referee_status_text
@@ -39,7 +39,8 @@ class Controls:
         self.handlers: Mapping[str, Handler] = {
             "STATUS": self.status, "PAUSE": self.pause, "RESUME": self.resume, "EXTEND": self.extend,
             "FORCE": self.force, "ANNOUNCE": self.announce, "PREVIEW": self.preview, "REPLACE": self.replace,
-            "ABSENT": self.absent, "ROLLBACK": self.rollback,
+            "ABSENT": self.absent, "ROLLBACK": self.rollback, "RELEASE": kept_mail.release,
+            "DISMISS": kept_mail.dismiss, "TIMEZONE": kept_mail.set_time_zone,
         }
 
     def apply(self, table: Table, command: str, argument: str = "", source: str = "cli") -> str:

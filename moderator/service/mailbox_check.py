@@ -18,6 +18,7 @@ A mailbox is an mbox file or a Maildir directory (Python's mailbox module reads 
 from __future__ import annotations
 
 import email.policy
+import gzip
 import json
 import mailbox
 import re
@@ -37,6 +38,14 @@ _COUNTERS = re.compile(r"Next draws: ([^.]*)\.")
 _DIE = re.compile(r"(\d+) \[([A-Za-z0-9_-]+)#(\d+)\]")
 _ROLE = re.compile(r"^\s*ROLE (\S+)\s*$", re.MULTILINE)
 ARCHIVE_SUFFIX = "-archive.json"
+
+
+def unpacked(content: bytes | str) -> bytes | str:
+    """An archive's text: gunzipped when it is gzip (as game-over mails carry it), else as given;
+    raises OSError (gzip.BadGzipFile) for a damaged gzip."""
+    if isinstance(content, bytes) and content[:2] == b"\x1f\x8b":
+        return gzip.decompress(content)
+    return content
 
 
 class NotAMailbox(ModeratorError):
@@ -101,8 +110,8 @@ def read_reports(messages: Iterable[EmailMessage]) -> MailboxReading:
             continue
         game = found.group(1)
         for part in message.iter_attachments():
-            if (part.get_filename() or "") == f"{game}{ARCHIVE_SUFFIX}":
-                archive = json.loads(part.get_content())  # bytes as sent, text if a client re-typed it
+            if (part.get_filename() or "") in (f"{game}{ARCHIVE_SUFFIX}", f"{game}{ARCHIVE_SUFFIX}.gz"):
+                archive = json.loads(unpacked(part.get_content()))  # bytes as sent, text if a client re-typed it
                 known = reading.archives.get(game)
                 if known is None or archive["head"]["seq"] > known["head"]["seq"]:
                     reading.archives[game] = archive

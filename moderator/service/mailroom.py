@@ -146,12 +146,15 @@ class Mailroom:
                 inbound, notes = stored_row
                 if inbound.status == "duplicate":
                     return Outcome("duplicate", inbound.outcome)
-                return self._process_row(session, inbound, notes)
+                outcome = self._process_row(session, inbound, notes)
         except Exception as error:  # the code failed: keep the mail for the referee
             inbound_id = self.store_raw(raw, source)
             if inbound_id is None:
                 return Outcome("duplicate", "this exact message was already received")
             return self._quarantine_failed(inbound_id, error)
+        if outcome.released:  # RELEASE: the kept message is read now, as if it had just arrived
+            outcome.replies.extend(reply for read in self.process_stranded() for reply in read.replies)
+        return outcome
 
     def dry_run(self, raw: bytes, source: str = "") -> Outcome:
         """Route a message as `process` would, then roll everything back (the replies are returned)."""
@@ -199,9 +202,20 @@ class Mailroom:
             if inbound is not None:
                 inbound.status = "quarantined"
                 inbound.outcome = reason[:2000]
+                inbound.game_id = self._game_named(session, inbound)  # its referee may RELEASE it once fixed
                 session.add(inbound)
                 inbound_rows.quarantine(session, inbound_id, reason, self.clock.now())
         return Outcome("quarantined", reason)
+
+    def _game_named(self, session: Session, inbound: InboundMail) -> str:
+        """The existing game a message's envelope names, or "" (also when it cannot be read at all)."""
+        try:
+            letter = read_letter(inbound.raw, {self.addressing.orders_address}, self.limits.reading,
+                                 size=inbound.size or None)
+            named = read_envelope(letter.lines(), letter.subject).game
+        except Exception:  # the message that made the code fail may fail here too: it is kept all the same
+            return ""
+        return named if named and session.get(Game, named) is not None else ""
 
     # ------------------------------------------------------------------ routing
 
@@ -329,7 +343,9 @@ class Mailroom:
             lines.append(f"This message also named {self._others(letter)}; it is answered only here.")
         named = ", ".join(dict.fromkeys(command for _, command, _ in envelope.commands)) or "your message"
         self.notices.post(session, table, letter.sender, "referee", f"answer to {named}", lines, kind="receipt")
-        return Outcome("command", "; ".join(lines), game.id)
+        released = any(command == "RELEASE" for _, command, _ in envelope.commands) and any(
+            row_id != inbound.id for row_id in inbound_rows.unprocessed_ids(session))
+        return Outcome("command", "; ".join(lines), game.id, released=released)
 
     # ------------------------------------------------------------------ strangers and owners
 

@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from moderator.core.contract import Decision, Engine
+from moderator.core.contract import OPTION_LABEL, Decision, Engine
 
 #: Grouped option lines a report shows per question; OPTIONS shows them all.
 REPORT_LINES = 12
 #: An option line longer than this is split where it has alternatives (the report indents it by 7).
 LINE_CHARS = 62
 #: A label the engine writes after an option ("RETREAT TO C03  (1 loss)") keeps the option whole.
-_LABEL = "  ("
+_LABEL = OPTION_LABEL
 
 
 def group_options(options: Sequence[str]) -> list[str]:
@@ -64,10 +64,8 @@ def _merge_at(rows: list[list[str]], position: int) -> list[list[str]]:
 
 
 def every_answer(engine: Engine[Any], state: Any, decision: Decision) -> list[str]:
-    """Every legal answer the engine lists for a question: its options, then what `legal_orders` adds."""
-    listed = [option.split(_LABEL)[0] for option in decision.options]
-    legal = [engine.grammar.render(order) for order in engine.legal_orders(state, decision)]
-    return list(dict.fromkeys([*decision.options, *(a for a in legal if a not in listed)]))
+    """Every legal answer the engine lists for a question (its options, then those it lists beyond them)."""
+    return engine.answers(state, decision)
 
 
 def shown_options(options: Sequence[str]) -> tuple[list[str], int]:

@@ -232,7 +232,9 @@ def referee_status_text(table: Table, now: datetime) -> str:
              f"WHO OWES WHAT (times in {tz})"]
     lines += [wrap(line, "    ", "  - ") for line in owed_lines(owed_decisions(table), REFEREE, tz, now)]
     lines += ["", f"Missed deadlines in the game: {missed}.",
-              f"Mail kept in quarantine for this game: {len(kept)} (listed in each digest)."]
+              f"Mail kept in quarantine for this game: {len(kept)}"
+              + (f" ({', '.join(f'#{k.inbound_id}' for k in kept[-KEPT_SHOWN:])}; the digest says what each is; "
+                 f"RELEASE <number> reads one as if it had just arrived, DISMISS <number> drops it)." if kept else ".")]
     return "\n".join(lines)
 
 

@@ -26,6 +26,8 @@ class Outcome:
     reason: str = ""
     game_id: str = ""
     replies: list[Outbox] = field(default_factory=list)
+    #: The referee released kept mail: the mailroom reads it once this message's transaction commits.
+    released: bool = False
 
 
 def receipt_of(letter: Letter, lines: Sequence[LineResult] = ()) -> dict[str, Any]:

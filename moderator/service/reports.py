@@ -6,6 +6,7 @@ log payload, so replaying a game re-renders every report byte for byte.
 
 from __future__ import annotations
 
+import gzip
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -89,7 +90,7 @@ def compose_report(engine: Engine[Any], environment: Environment, addressing: Ad
     # The whole map comes once per game turn (payload "whole_map", logged so replay renders the same
     # mail); a later mail of the turn has the close-up of what changed only.
     map_png = engine.map_png(view) if payload.get("whole_map", True) else None
-    detail_png = engine.map_detail_png(view)
+    detail_png = engine.map_detail_png(view) if not map_png or engine.info.detail_with_whole_map else None
     if not map_png:
         context["map_cid"] = None
     context["detail_cid"] = f"detail.{game_id}.{payload['seq']}@{addressing.domain}" if detail_png else None
@@ -107,8 +108,8 @@ def compose_report(engine: Engine[Any], environment: Environment, addressing: Ad
     if calendar:
         attachments.append(Attachment("deadline.ics", calendar, "text", "calendar"))
     if context["archive_file"]:
-        attachments.append(Attachment(context["archive_file"], canonical_json(payload["archive"]).encode("utf-8"),
-                                      "application", "json"))
+        archive = archive_bytes(payload["archive"])
+        attachments.append(Attachment(context["archive_file"], archive, "application", "gzip"))
     return Outgoing(
         recipient=payload["address"], subject=payload["subject"], text=text, html=html,
         message_id=payload["message_id"], date=datetime.fromisoformat(payload["date"]),
@@ -194,7 +195,13 @@ def report_context(engine: Engine[Any], environment: Environment, addressing: Ad
 
 def archive_file_name(game_id: str) -> str:
     """The name the game-over report gives the game's archive (service/mailbox_check.py looks for it)."""
-    return f"{game_id}-archive.json"
+    return f"{game_id}-archive.json.gz"
+
+
+def archive_bytes(archive: dict[str, Any]) -> bytes:
+    """The archive as the game-over mail carries it: its canonical JSON gzipped (a seventh of the bytes,
+    issue 12's mail budget), with no time stamp so that a replayed mail is byte-identical."""
+    return gzip.compress(canonical_json(archive).encode("utf-8"), compresslevel=9, mtime=0)
 
 
 def summary_line(decisions: Sequence[dict[str, Any]], outcome: str | None, observer: bool) -> str:

@@ -206,7 +206,7 @@ class SeatDesk:
                body: ParsedBody, receipt: dict[str, Any], answered: Answered) -> Outcome:
         """A reply to an older report: only its standing orders are taken; the game runs if there are any."""
         receipt["notes"].extend(stale_notes(answered, table, seat))
-        mark_all(receipt, "not applied", f"written for phase {answered.phase}")
+        mark_all(receipt, "not applied", answered.reason())
         for line in receipt["lines"]:
             if str(line.get("canonical") or "").startswith("STANDING"):
                 mark(line, Fate("filed", "in force from now on"))

@@ -81,9 +81,10 @@ def answered_line(answered: Mapping[str, Any]) -> str:
     who = answered_by(answered["source"], text, answered.get("unfit", ""), answered.get("unfit_source", ""),
                       answered.get("deadline", False))
     listed = " | ".join(group_options(others))
+    question = question_head(prompt)
     if choices - 1 > len(others):  # the question is past: OPTIONS cannot show the rest; say how many
-        return f"{who} answered: {prompt} ({choices} answers were open, among them {listed})."
-    return f"{who} answered: {prompt} (you could have answered {listed})."
+        return f"{who} answered: {question} ({choices} answers were open, among them {listed})."
+    return f"{who} answered: {question} (you could have answered {listed})."
 
 
 def answered_by(source: str, text: str, unfit: str, unfit_source: str, deadline: bool) -> str:
@@ -99,3 +100,21 @@ def answered_by(source: str, text: str, unfit: str, unfit_source: str, deadline:
         return f"The deadline passed: the default {text}"
     # logged before answers named the order that did not fit: only such a default is listed here
     return f"A standing order did not fit this question, so the game's default {text}"
+
+
+#: A question's first sentence longer than this is named by what comes before its colon.
+HEAD_CHARS = 80
+
+
+def question_head(prompt: str) -> str:
+    """What a question was about, in its own words: its first sentence ("Before the next Soviet card: an
+    Air Strike (Reaction)?"), or when that is long the part before its colon ("Combat in A08"), cut at a
+    word if it is still long.  (The whole prompt was in the report that asked; repeated, it made each
+    answered line four lines long.)"""
+    sentence = re.split(r"(?<=[.?!])\s", prompt.strip(), maxsplit=1)[0].rstrip(".")
+    if len(sentence) <= HEAD_CHARS:
+        return sentence
+    head = sentence.split(": ", 1)[0]
+    if len(head) <= HEAD_CHARS:
+        return head
+    return head[:HEAD_CHARS].rsplit(" ", 1)[0].rstrip(",;") + " …"

@@ -240,10 +240,10 @@ class TurnRunner:
         seq = table.game.last_seq + 1  # the report's own log entry
         message_id = make_message_id("report", table.game.id, seat.role, seq, self.addressing.domain)
         payload = self._payload(table, seat, now, holds, receipts, observer, expired, seq, message_id)
-        # The whole map once per game turn (and in the last report): a second mail of the turn shows
-        # the close-up of what changed, and says which mail had the map.
+        # The whole map once per game turn: a second mail of the turn, the game-over report included
+        # (issue 12's mail budget), shows the close-up of what changed, and says which mail had the map.
         turn = table.engine.progress(table.state)[0]
-        payload["whole_map"] = seat.last_map_turn != turn or bool(payload["outcome"])
+        payload["whole_map"] = seat.last_map_turn != turn
         payload["map_turn"] = seat.last_map_turn
         events = table.events_since(from_seq, "observer" if observer else seat.role)
         outgoing = compose_report(engine, self.environment, self.addressing, table.game.id, table.state,

@@ -67,6 +67,22 @@ def quarantine(session: Session, inbound_id: int, reason: str, now: datetime) ->
     session.add(Quarantine(inbound_id=inbound_id, reason=reason, created_at=now))
 
 
+def kept_message(session: Session, game_id: str, inbound_id: int) -> InboundMail | None:
+    """The message `inbound_id` when it is kept in quarantine for `game_id`, else None."""
+    row = session.get(InboundMail, inbound_id)
+    return row if row is not None and row.game_id == game_id and row.status == "quarantined" else None
+
+
+def release(session: Session, row: InboundMail, status: str, outcome: str) -> None:
+    """Take a kept message out of the quarantine with a new status (new: to be read again)."""
+    row.status = status
+    row.outcome = outcome
+    session.add(row)
+    for kept in session.exec(select(Quarantine).where(Quarantine.inbound_id == row.id)):
+        kept.released = True
+        session.add(kept)
+
+
 @dataclass(frozen=True)
 class TakenOrders:
     """What recognises a seat's accepted orders if they come again (service/resends.py)."""

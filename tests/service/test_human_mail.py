@@ -233,6 +233,51 @@ def test_a_reply_to_the_newest_report_is_taken_even_when_the_game_moved_on(duel)
     assert outcome.status == "applied" and [line.text for line in plan(duel, "north").script] == ["REST"]
 
 
+def north_attacked_and_is_asked_its_card(duel):
+    """North answers its first report (ATTACK or REST?) with ATTACK; a second report of the same phase,
+    R1-NORTH, asks for the card to commit.  Returns the first report."""
+    first = [r for r in outbox_rows(duel.app) if r.recipient.startswith("north") and r.kind == "report"][-1]
+    duel.send("north", "ATTACK\n")
+    newest = [r for r in outbox_rows(duel.app) if r.recipient.startswith("north") and r.kind == "report"][-1]
+    assert newest.id > first.id and "[r1.commit.north]" in flat(text_of(newest.raw))
+    return first
+
+
+def test_a_reply_to_an_older_report_of_the_same_phase_is_stale_once_its_question_is_answered(duel):
+    """Its COMMIT would answer the question asked now, which that report never asked."""
+    first = north_attacked_and_is_asked_its_card(duel)
+    before = duel.state()
+    start = last_id(duel)
+    card = hand(duel, "north")[0]
+    duel.send("north", f"COMMIT {card}\nSTANDING react: ASK\n", subject="Re: your move",
+              headers={"In-Reply-To": first.message_id, "References": first.message_id})
+    text = report_with_receipt(duel, "north", start)
+    assert duel.state() == before and "north" not in duel.state()["commits"]
+    assert [s.render() for s in plan(duel, "north").standing] == ["STANDING REACT: ASK"]
+    assert f"not applied COMMIT {card} -> written for [r1.act], answered since" in text
+    assert "[r1.act] it asked has been answered since (the game is still in phase R1-NORTH)" in text
+    assert "Now you are asked: [r1.commit.north] Commit one card from your hand face down." in text
+
+
+def test_a_reply_quoting_an_older_report_s_question_of_the_same_phase_is_stale(duel):
+    north_attacked_and_is_asked_its_card(duel)
+    before = duel.state()
+    quote = (f"> WHAT WE NEED FROM YOU\n>   1. [r1.act] ATTACK or REST?\n> GAME {duel.game_id}\n"
+             f"> PHASE R1-NORTH    # optional\n")
+    outcome = duel.send("north", f"COMMIT {hand(duel, 'north')[0]}\n\nOn Mon, Jan 5, 2026, Moderator wrote:\n{quote}")
+    assert duel.state() == before
+    assert "[r1.act] it asked has been answered since" in flat(text_of(outcome.replies[0].raw))
+
+
+def test_a_reply_quoting_the_question_asked_now_is_taken(duel):
+    north_attacked_and_is_asked_its_card(duel)
+    card = hand(duel, "north")[0]
+    quote = (f"> WHAT WE NEED FROM YOU\n>   1. [r1.commit.north] Commit one card from your hand face down.\n"
+             f"> GAME {duel.game_id}\n> PHASE R1-NORTH    # optional\n")
+    outcome = duel.send("north", f"COMMIT {card}\n\nOn Mon, Jan 5, 2026, Moderator wrote:\n{quote}")
+    assert outcome.status == "applied" and duel.state()["commits"]["north"] == card
+
+
 # ------------------------------------------------------------------ CHECK and OPTIONS
 
 

@@ -94,7 +94,8 @@ class Regroup:
         options = regroup_formations(board, frame["side"])
         prompt = (f"Random event: you may move all units of one formation ({', '.join(options)}), ignoring command "
                   f"and supply, without combat. REGROUP <formation> or REGROUP NONE.")
-        return [ask(frame, frame["side"], "regroup", prompt, ["REGROUP NONE"], "REGROUP NONE")]
+        return [ask(frame, frame["side"], "regroup", prompt, ["REGROUP NONE", *(f"REGROUP {f}" for f in options)],
+                    "REGROUP NONE")]
 
     def legal(self, board: Board, frame: RegroupFrame, decision: Decision) -> list[Order]:
         return [Order.make("regroup", "none")] + [Order.make("regroup", "formation", formation=f)
@@ -146,7 +147,8 @@ class Stavka:
         prompt = (f"Stavka directive (2.5.3): attack {STAVKA_TARGETS - frame['done']} more enemy hex(es) with every "
                   f"Soviet unit next to it (+1 column, an extra A1, retreats become losses). STAVKA <hex> or "
                   f"STAVKA AUTO. Targets: {', '.join(sorted(targets))}.")
-        return [ask(frame, "soviet", "stavka", prompt, ["STAVKA AUTO"], "STAVKA AUTO")]
+        return [ask(frame, "soviet", "stavka", prompt, ["STAVKA AUTO", *(f"STAVKA {h}" for h in sorted(targets))],
+                    "STAVKA AUTO")]
 
     def legal(self, board: Board, frame: StavkaFrame, decision: Decision) -> list[Order]:
         return [Order.make("stavka", "auto")] + [Order.make("stavka", "hex", hex=h)
@@ -204,7 +206,8 @@ class FreeMove:
         prompt = ("Free Move (2.5.4): FREEMOVE HQ <hq> [ATTACH <up to 3 units in its range>], or FREEMOVE UNITS "
                   "<up to 3 units anywhere>, or FREEMOVE NONE. The units may not start in or enter an enemy ZOC and "
                   f"do not fight. HQs: {', '.join(board.unit(h).name for h in free_move_hqs(board))}.")
-        return [ask(frame, "soviet", "freemove", prompt, ["FREEMOVE NONE"], "FREEMOVE NONE")]
+        options = ["FREEMOVE NONE", *(f"FREEMOVE HQ {h}" for h in free_move_hqs(board))]
+        return [ask(frame, "soviet", "freemove", prompt, options, "FREEMOVE NONE")]
 
     def legal(self, board: Board, frame: FreeMoveFrame, decision: Decision) -> list[Order]:
         return [Order.make("freemove", "none")] + [Order.make("freemove", "hq", hq=h)
@@ -322,7 +325,9 @@ class Rebuild:
                   f"REBUILD AUTO or REBUILD DONE"
                   + (" (unspent points are lost)" if frame.get("lose_rest") else "") +
                   f". Rebuildable: {', '.join(board.unit(u).name for u in units) or 'none'}.")
-        return [ask(frame, "german", "rebuild", prompt, ["REBUILD AUTO", "REBUILD DONE"], "REBUILD AUTO")]
+        options = ["REBUILD AUTO", "REBUILD DONE", *(f"REBUILD {u}" for u in units),
+                   *(f"FORTIFY {d}" for d in sorted(board.data["pd"]))]
+        return [ask(frame, "german", "rebuild", prompt, options, "REBUILD AUTO")]
 
     def legal(self, board: Board, frame: RebuildFrame, decision: Decision) -> list[Order]:
         return [Order.make("rebuild", "done"), Order.make("rebuild", "auto")]

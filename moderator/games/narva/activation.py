@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from moderator.core.contract import Decision
+from moderator.core.errors import IllegalOrder
 from moderator.core.frames import Stage, StageSequence, answered, ask, new_frame
 from moderator.core.grammar import Order
 from moderator.games.narva.board import Board
@@ -69,6 +70,48 @@ def attack_targets(board: Board, frame: MovingFrame) -> dict[str, list[str]]:
     return found
 
 
+def attack_options(board: Board, frame: MovingFrame, targets: dict[str, list[str]]) -> list[str]:
+    """Each attack the activation may make (9.0): every target with all the units next to it, alone or
+    with one ready air unit (12.1.1); a player may name fewer units, or two air units."""
+    out = []
+    for target, units in sorted(targets.items()):
+        if not any(board.attack(u) > 0 for u in units):
+            continue  # 9.2.3
+        line = f"ATTACK {target} WITH {' '.join(units)}"
+        out.append(line)
+        for air in ready_air(board, frame["side"]):
+            out.append(f"{line} FULL {air}")
+            if board.scenario.air_unit(air).normal is not None:
+                out.append(f"{line} NORMAL {air}")
+    return out
+
+
+def every_move(board: Board, frame: MovingFrame, decision: Decision) -> list[str]:
+    """Every move of one unit the move question allows (6.0): each movable unit to each hex it can
+    reach, and by strategic movement (6.4) or rail (6.5, arriving reinforcements) to those only they
+    reach; for OPTIONS, since `Moves.move_legal` samples.  Empty for another question."""
+    if decision.kind != "move":
+        return []
+    out = []
+    for uid in movable(board, frame):
+        normal = reachable(board, uid, rules_for(frame))
+        out += [f"MOVE {uid} TO {h}" for h in sorted(normal)]
+        for mode in (STRATEGIC, RAIL) if frame["mode"] == "reinforce" else (STRATEGIC,):
+            further = set(reachable(board, uid, rules_for(frame, mode))) - set(normal)
+            out += [f"MOVE {uid} TO {h} {mode.upper()}" for h in sorted(further) if _moves(board, frame, uid, h, mode)]
+    return out
+
+
+def _moves(board: Board, frame: MovingFrame, uid: str, dest: str, mode: str) -> bool:
+    """Whether the unit may make this strategic or rail move (what `reachable` leaves to `find_path`:
+    where it starts, 6.4.1-6.4.2A, 6.5)."""
+    try:
+        find_path(board, uid, dest, rules_for(frame, mode), allowance=Moves.allowance(board, frame, uid))
+    except IllegalOrder:
+        return False
+    return True
+
+
 def rules_for(frame: MovingFrame, mode: str = NORMAL) -> MoveRules:
     return MoveRules(mode=mode, reinforcement=frame["mode"] == "reinforce",
                      avoid_ezoc=frame["mode"] == "free", ferries_used=set(frame["ferries"]))
@@ -101,13 +144,13 @@ class Moves:
 
     def move_decision(self, board: Board, frame: MovingFrame) -> Decision:
         units = movable(board, frame)
-        names = ", ".join(f"{board.unit(u).name}@{board.hex_of(u)}" for u in units[:24])
-        more = f" and {len(units) - 24} more" if len(units) > 24 else ""
+        names = ", ".join(f"{board.unit(u).name}@{board.hex_of(u)}" for u in units)
         what = {"reinforce": "Move your arriving reinforcements (8.0B; rail or strategic allowed)",
                 "free": "Free Move (2.5.4): move, never starting in or entering an enemy ZOC",
                 "regroup": "Regroup (random event): move the formation's units; no combat",
                 "rebuild": "Move the rebuilt unit (11.2.2E)"}.get(frame["mode"], "Movement Segment (6.0)")
-        prompt = f"{what}: MOVE <units> TO <hex> [STRATEGIC], or MOVE DONE. Units: {names}{more}."
+        prompt = (f"{what}: MOVE <units> TO <hex> [STRATEGIC], or MOVE DONE (OPTIONS lists every hex each unit "
+                  f"can reach). Units: {names}.")
         return ask(frame, frame["side"], "move", prompt, ["MOVE DONE"], "MOVE DONE", context=self.context(frame))
 
     def apply_move(self, board: Board, frame: MovingFrame, order: Order) -> None:
@@ -128,7 +171,7 @@ class Moves:
         answered(frame)
         for uid in units:
             rules = rules_for(frame, mode)
-            path = find_path(board, uid, dest, rules, allowance=self._allowance(board, frame, uid))
+            path = find_path(board, uid, dest, rules, allowance=self.allowance(board, frame, uid))
             start = path.hexes[0]
             follow(board, uid, path)
             frame["moved"].append(uid)
@@ -141,7 +184,7 @@ class Moves:
             board.remember("move", side=frame["side"], unit=uid, path=list(path.hexes))
 
     @staticmethod
-    def _allowance(board: Board, frame: MovingFrame, uid: str) -> float:
+    def allowance(board: Board, frame: MovingFrame, uid: str) -> float:
         if frame["mode"] in ("reinforce",):
             return float(board.unit(uid).strength(board.is_reduced(uid)).movement)  # 8.0B full MA on entry
         return float(board.movement_allowance(uid))
@@ -189,7 +232,8 @@ class Moves:
         air = ", ".join(board.scenario.air_unit(a).name + f"[{a}]" for a in ready_air(board, frame["side"])) or "none"
         prompt = (f"Combat Segment (9.0): ATTACK <hex> WITH <units> [FULL <air>] [NORMAL <air>], or ATTACK DONE. "
                   f"Targets: {listing or 'none'}. Air units ready: {air}.")
-        return ask(frame, frame["side"], "attack", prompt, ["ATTACK DONE"], "ATTACK DONE", context=self.context(frame))
+        return ask(frame, frame["side"], "attack", prompt, ["ATTACK DONE", *attack_options(board, frame, targets)],
+                   "ATTACK DONE", context=self.context(frame))
 
     @staticmethod
     def _why_not_attacker(board: Board, frame: MovingFrame, uid: str) -> str:

@@ -77,7 +77,9 @@ class Advance:
         names = ", ".join(board.unit(u).name for u in eligible)
         prompt = (f"{frame['target']} is vacated: advance after combat (9.6)? Eligible: {names}. Mechanized units "
                   f"may continue one hex (ADVANCE <unit> TO <hex>).")
-        return [ask(frame, frame["side"], "advance", prompt, ["ADVANCE AUTO", "ADVANCE NONE"], "ADVANCE NONE",
+        options = ["ADVANCE AUTO", "ADVANCE NONE", *(f"ADVANCE {u}" for u in eligible
+                                                     if not board.is_hq(u))]
+        return [ask(frame, frame["side"], "advance", prompt, options, "ADVANCE NONE",
                     context={"hex": frame["target"]})]
 
     def legal(self, board: Board, frame: AdvanceFrame, decision: Decision) -> list[Order]:

@@ -92,7 +92,8 @@ class Barrage:
         legal = targets(board, frame)
         prompt = (f"{frame['source'].title()} barrage: {frame['count']} barrage attack(s) left. Choose a target "
                   f"(BARRAGE <hex>), or BARRAGE AUTO, or BARRAGE NONE to forgo the rest. Targets: {', '.join(legal)}.")
-        return [ask(frame, frame["side"], "barrage", prompt, ["BARRAGE AUTO", "BARRAGE NONE"], "BARRAGE AUTO",
+        return [ask(frame, frame["side"], "barrage", prompt, ["BARRAGE AUTO", "BARRAGE NONE",
+                                                               *(f"BARRAGE {h}" for h in legal)], "BARRAGE AUTO",
                     context={"source": frame["source"], "left": frame["count"]})]
 
     def legal(self, board: Board, frame: BarrageFrame, decision: Decision) -> list[Order]:

@@ -192,6 +192,13 @@ def relocation_hexes(board: Board, army: str) -> list[str]:
     return out
 
 
+def agn_extras(board: Board, frame: CommandFrame) -> list[str]:
+    """2.4.2B: the combat units Army Group Narwa may name as extras: its side's, on the map, not pinned,
+    not already moving in this activation (ruling N-24)."""
+    return [u for u in board.units_of(frame["side"]) if board.is_on_map(u) and not board.is_hq(u)
+            and u not in frame["movers"] and not board.is_pinned(u)]
+
+
 def attachment_limit(board: Board, hq: str) -> int:
     """4.2.1A: three units not of the HQ's formation; Strachwitz four (4.2.3B)."""
     return act.STRACHWITZ_ATTACHMENTS if "strachwitz" in board.unit(hq).special else act.ATTACHMENTS
@@ -233,7 +240,10 @@ class CommandActivation(act.Moves):
         side = frame["side"]
         hqs = eligible_hqs(board, frame)
         name = board.scenario.chit(frame["chit"]).name
-        options = [f"ACTIVATE {board.unit(h).name}" for h in hqs] + ["PASS"]
+        options = [f"ACTIVATE {h}" for h in hqs] + ["PASS"]
+        army = board.scenario.command_group(frame["chit_group"]).hqs[0] if side == "soviet" else None
+        if army is not None and board.is_on_map(army):
+            options += [f"RELOCATE TO {h}" for h in sorted(relocation_hexes(board, army))]
         extra = " Or RELOCATE TO <hex> to move the Army HQ instead (4.1.3)." if side == "soviet" else ""
         prompt = (f"Chit {name} drawn (activation {board.data['used'][side]} of "
                   f"{board.scenario.activation_limit(board.turn, side)} this turn): which HQ? "
@@ -248,7 +258,10 @@ class CommandActivation(act.Moves):
                   f"formation within its range (4.2.1A): {', '.join(board.unit(u).name for u in units) or 'none'}"
                   + (f"; Army Group Narwa also lets {act.AGN_EXTRAS} units anywhere move (ATTACH ... EXTRA ...)"
                      if agn else "") + ". ATTACH <units> or ATTACH NONE.")
-        return ask(frame, frame["side"], "attach", prompt, ["ATTACH NONE"], "ATTACH NONE", context=self.context(frame))
+        options = ["ATTACH NONE", *(f"ATTACH {u}" for u in units)]
+        if agn:
+            options += [f"ATTACH EXTRA {u}" for u in agn_extras(board, frame)]
+        return ask(frame, frame["side"], "attach", prompt, options, "ATTACH NONE", context=self.context(frame))
 
     def legal(self, board: Board, frame: CommandFrame, decision: Decision) -> list[Order]:
         stage = frame["stage"]

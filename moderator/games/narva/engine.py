@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from moderator.core.bots import Brain
@@ -35,6 +35,7 @@ from moderator.games.narva import (
     retreat,
     sequence,
 )
+from moderator.games.narva.activation import every_move
 from moderator.games.narva.board import SIDES, Board
 from moderator.games.narva.bot import brains
 from moderator.games.narva.orders import GRAMMAR
@@ -51,6 +52,11 @@ HANDLERS: Mapping[str, Handler[Board, Any]] = {
     "freemove": actions.FreeMove(), "regroup": actions.Regroup(), "rebuild": actions.Rebuild(),
     "reinforce": reinforce.Reinforce(), "coastal": reinforce.Coastal(),
 }
+
+# The move question lists MOVE DONE only (every reachable hex of every unit takes 20 ms to find);
+# OPTIONS lists them all (FrameStackEngine.answers).
+MORE_ANSWERS: Mapping[str, Callable[[Any, Any, Decision], list[str]]] = {
+    "command": every_move, "activation": every_move}
 
 OPTIONS = [
     OptionSpec("fog", "on", ("on", "off"), "the optional fog of war (2.1.3): enemy stacks show their top unit only"),
@@ -86,13 +92,17 @@ INFO = GameInfo(
     id="narva", title="Across the Narva",
     scenarios=(ScenarioInfo("campaign", "The Soviet assault on Estonia, 2 February - 25 April 1944", SIDES,
                             "Twelve weekly turns on the Narva front; chits drawn from one cup."),),
-    options=tuple(OPTIONS), standing_defaults=tuple(STANDING), state_version=STATE_VERSION)
+    options=tuple(OPTIONS), standing_defaults=tuple(STANDING), state_version=STATE_VERSION,
+    # The detail image is the whole map's drawing at a larger scale round the latest action: a mail
+    # with the whole map shows all it shows (mail bytes, issue 12); later mails of a turn carry it alone.
+    detail_with_whole_map=False)
 
 
 class NarvaEngine(FrameStackEngine[NarvaState]):
     info = INFO
     grammar = GRAMMAR
     handlers = HANDLERS
+    more_answers = MORE_ANSWERS
 
     # ------------------------------------------------------------------ state
 

@@ -105,7 +105,8 @@ class Displace:
         prompt = (f"Your HQ {board.unit(hq).name} was displaced from {frame['origin']} (11.1.3): where to? "
                   f"A supplied hex, not in an enemy zone of control, at least {DISPLACE_DISTANCE} hexes away; "
                   f"nearest: {', '.join(near)}.")
-        return [ask(frame, side, "displace", prompt, ["DISPLACE AUTO"], "DISPLACE AUTO", deadline="reaction",
+        options = ["DISPLACE AUTO", *(f"DISPLACE TO {h}" for h in sorted(legal))]
+        return [ask(frame, side, "displace", prompt, options, "DISPLACE AUTO", deadline="reaction",
                     interrupts=board.data.get("active_side"), context={"hq": hq, "hex": frame["origin"]})]
 
     def legal(self, board: Board, frame: DisplaceFrame, decision: Decision) -> list[Order]:

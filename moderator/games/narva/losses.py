@@ -7,7 +7,10 @@ game's standing ``LOSS AUTO`` answers at once for players who never wrote a loss
 
 from __future__ import annotations
 
+import itertools
+
 from moderator.core.contract import Decision
+from moderator.core.errors import IllegalOrder
 from moderator.core.frames import answered, ask, new_frame
 from moderator.core.grammar import Order
 from moderator.games.narva.board import Board
@@ -97,6 +100,27 @@ def take(board: Board, frame: LossesFrame, chosen: list[str]) -> None:
             displace_if_alone(board, hex_id)
 
 
+#: Loss allocations are listed as options while there are no more candidate orders than this to check.
+MOST_LOSS_ORDERS = 729
+
+
+def loss_options(board: Board, frame: LossesFrame) -> list[str]:
+    """Every legal allocation of the steps due (9.4.1: the first from a strongest unit), as LOSS orders,
+    when there are few enough to list; else none (LOSS AUTO stays)."""
+    units = candidates(board, frame)
+    need = min(frame["count"], sum(1 if board.is_reduced(u) or board.unit(u).steps < 2 else 2 for u in units))
+    if not need or len(units) ** need > MOST_LOSS_ORDERS:
+        return []
+    legal = []
+    for chosen in itertools.product(units, repeat=need):
+        try:
+            check_choice(board, frame, list(chosen))
+        except IllegalOrder:
+            continue
+        legal.append("LOSS " + " ".join(chosen))
+    return list(dict.fromkeys(legal))
+
+
 class Losses:
     def decisions(self, board: Board, frame: LossesFrame) -> list[Decision]:
         units = candidates(board, frame)
@@ -106,7 +130,7 @@ class Losses:
         prompt = (f"{frame['why']}: take {frame['count']} step loss{'es' if frame['count'] != 1 else ''} "
                   f"({rule}) among {names}.")
         default = "LOSS " + " ".join(board.unit(u).name for u in auto_choice(board, frame))
-        return [ask(frame, frame["side"], "loss", prompt, ["LOSS AUTO"], "LOSS AUTO",
+        return [ask(frame, frame["side"], "loss", prompt, ["LOSS AUTO", *loss_options(board, frame)], "LOSS AUTO",
                     deadline="reaction", interrupts=frame.get("interrupts"),
                     context={"hex": frame.get("hex"), "why": frame["why"], "count": frame["count"],
                              "suggested": default})]

@@ -164,19 +164,24 @@ class Reinforce:
             prompt = (f"German Reinforcement Segment: arriving {', '.join(board.unit(u).name for u in due)}. "
                       f"Reroute any to another entry point for a one-turn delay (8.4)? REROUTE <units> TO <A|B|C>, "
                       f"or REROUTE NONE.")
-            return [ask(frame, "german", "reroute", prompt, ["REROUTE NONE"], "REROUTE NONE",
+            options = ["REROUTE NONE", *(f"REROUTE {a['unit']} TO {entry}"
+                                         for a in arrivals_now(board, "german") if not a["rerouted"]
+                                         for entry in GERMAN_ENTRIES if entry != a["entry"])]
+            return [ask(frame, "german", "reroute", prompt, options, "REROUTE NONE",
                         context={"phase": "reinforcement"})]
         if stage == "place":
             uid, choices = self._placing(board, frame)
             prompt = (f"{board.unit(uid).name} cannot enter at its entry hex (blocked, 8.3B): "
                       f"PLACE {board.unit(uid).name} AT <hex>, or PLACE AUTO. "
                       f"Nearest choices: {', '.join(choices[:8])}.")
-            return [ask(frame, side, "place", prompt, ["PLACE AUTO"], "PLACE AUTO",
+            options = ["PLACE AUTO", *(f"PLACE {uid} AT {h}" for h in choices)]
+            return [ask(frame, side, "place", prompt, options, "PLACE AUTO",
                         context={"phase": "reinforcement", "unit": uid})]
         if stage == "land":
             prompt = (f"The 260th MS brigade may land at Merekula this turn (8.6): LAND AT <hex> or LAND NONE. "
                       f"Landing hexes: {', '.join(landing_hexes(board))}.")
-            return [ask(frame, "soviet", "land", prompt, ["LAND NONE"], "LAND NONE",
+            return [ask(frame, "soviet", "land", prompt, ["LAND NONE", *(f"LAND AT {h}" for h in landing_hexes(board))],
+                        "LAND NONE",
                         context={"phase": "reinforcement"})]
         return []
 

@@ -167,7 +167,8 @@ class Retreat:
         ways = "; ".join("-".join(r.hexes) or "(none)" for r in sorted(best, key=lambda r: r.preference)[:4])
         prompt = (f"{frame['why']}: retreat {', '.join(board.unit(u).name for u in units)} {frame['length']} hex(es) "
                   f"from {frame['origin']}. Best paths under 9.5: {ways}.")
-        return [ask(frame, frame["side"], "retreat", prompt, ["RETREAT AUTO"], "RETREAT AUTO",
+        options = ["RETREAT AUTO", *(f"RETREAT VIA {' '.join(r.hexes)}" for r in best if r.hexes)]
+        return [ask(frame, frame["side"], "retreat", prompt, options, "RETREAT AUTO",
                     deadline="reaction", interrupts=frame.get("interrupts"),
                     context={"hex": frame["origin"], "why": frame["why"], "length": frame["length"]})]
 

@@ -104,7 +104,9 @@ def improve_decision(board: Board, frame: TurnFrame) -> Decision:
     prompt = (f"Turn Advance (11.3.5): move one division's prepared-defence marker up one box? Now: "
               f"{', '.join(f'{d} {v}' for d, v in sorted(values.items()))}. IMPROVE <11SS|4SS>, IMPROVE AUTO "
               f"or IMPROVE NONE.")
-    return ask(frame, "german", "improve", prompt, ["IMPROVE AUTO", "IMPROVE NONE"], "IMPROVE AUTO")
+    options = ["IMPROVE AUTO", "IMPROVE NONE", *(f"IMPROVE {d}" for d in sorted(values)
+                                                        if board.data["pd"][d] > track.start_box)]
+    return ask(frame, "german", "improve", prompt, options, "IMPROVE AUTO")
 
 
 def division_to_improve(board: Board, order: Order) -> str | None:
