@@ -311,6 +311,7 @@ class Moves:
     def context(frame: MovingFrame) -> dict[str, Any]:
         """What ON and IF tests may ask about this activation (its mode, chit and HQ)."""
         ctx = dict(frame.get("context") or {})
-        ctx.update({"mode": frame["mode"], "chit": frame.get("chit_group"), "hq": frame.get("hq")})
+        ctx.update({"mode": frame["mode"], "chit": frame.get("chit_group"), "chit_id": frame.get("chit"),
+                    "hq": frame.get("hq")})
         return ctx
 

@@ -92,7 +92,7 @@ def use_command_chit(board: Board, frame: CupFrame, chit_id: str) -> None:
     board.data["recent_activation"] = []
     board.push(new_frame(board.data, "command", side=side, chit=chit_id, chit_group=chit.group,
                          stage=COMMAND_STAGES.first, mode="command", hq=None, movers=[], fighters=[], moved=[],
-                         attacked=[], ferries=[], context={"chit": chit.group}))
+                         attacked=[], ferries=[], context={"chit": chit.group, "chit_id": chit_id}))
 
 
 def activated_hq(frame: CommandFrame) -> str:

@@ -21,8 +21,9 @@ def evaluate(name: str, view: Mapping[str, Any], decision: Decision, args: Seque
     hexes = view["hexes"]
     role = view["role"]
     if name == "CHIT":
-        _need(args, 1, name, "a chit group, e.g. CHIT 2SH")
-        return str(ctx.get("chit") or "").upper() == args[0].upper()
+        # A group (CHIT 2SH: any 2nd Shock Army chit) or one chit as the cup lists it (CHIT 2SH-1).
+        _need(args, 1, name, "a chit group or a chit, e.g. CHIT 2SH or CHIT 2SH-1")
+        return args[0].upper() in (str(ctx.get("chit") or "").upper(), str(ctx.get("chit_id") or "").upper())
     if name == "HQ":
         _need(args, 1, name, "an HQ, e.g. HQ 109")
         hq = str(ctx.get("hq") or "").upper()

@@ -97,7 +97,8 @@ SPECS = [
 ]
 
 CONDITIONS = [
-    ConditionSpec("CHIT", "<group>", "the drawn chit is of this group (2SH, 8, 59, 3SS, WER, 26, 43, AGN)"),
+    ConditionSpec("CHIT", "<group|chit>", "the drawn chit is of this group (2SH, 8, 59, 3SS, WER, 26, 43, "
+                  "AGN) or is this chit (2SH-1)"),
     ConditionSpec("HQ", "<hq>", "this HQ is the one activated (for MOVE and ATTACK lines)"),
     TURN_CONDITION,
     ConditionSpec("FROZEN", "", "major rivers and the winter trail are frozen"),

@@ -129,3 +129,19 @@ def test_2_1_3_with_fog_off_the_same_keyed_attack_is_accepted(tmp_path):
     status, text = send("soviet", ["ON HQ 109: ATTACK 2332 WITH 381 456 MIN 2-1", "READY"])
     assert status == "applied" and "Nothing was applied" not in text
     assert "4 queued ON HQ 109: ATTACK 2332 WITH 109/381 109/456 MIN 2-1" in text  # keyed: waits for its activation
+
+
+def test_a_keyed_chit_test_takes_a_group_or_the_chit_as_the_cup_lists_it():
+    """4.1 (command chits) and the README's keyed orders: the report lists the cup as 2SH-1, 2SH-2 ..., so a
+    player who writes ON CHIT 2SH-1 means that chit; ON CHIT 2SH means any 2nd Shock Army chit.  (Found
+    playing by hand: ON CHIT 2SH-1 used to match no chit, and the PASS default answered instead.)"""
+    state, rng = STATE, fresh_rng(2)
+    for role in ("soviet", "german"):
+        state, _ = engine.apply(state, role, GRAMMAR.parse("READY", engine.lexicon(state, role), kinds=["ready"]), rng)
+    asked = next(d for d in engine.pending(state) if d.kind == "hq")
+    view = engine.view(state, asked.role)
+    drawn = asked.context["chit_id"]
+    assert drawn.startswith(asked.context["chit"] + "-")
+    assert engine.condition("CHIT", view, asked, (drawn,))
+    assert engine.condition("CHIT", view, asked, (asked.context["chit"],))
+    assert not engine.condition("CHIT", view, asked, (asked.context["chit"] + "-9",))
