@@ -3,6 +3,8 @@ counters, the building captured.  Rulings: S-08, S-10, S-66, S-68."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 from moderator.games.stalingrad import teams
 from moderator.games.stalingrad.board import Board
 from moderator.games.stalingrad.heroes import heroes_leave
@@ -38,11 +40,13 @@ def _discard_used_cards(board: Board) -> None:
     """§Battle 6 A, ruling S-68: every card played in the battle to its owner's Discard Pile; Motivator
     and Rifle counters parked on cards back to the Unit Pile (ruling S-08)."""
     battle = board.battle
+    intercepted = Counter(battle.get("intercepted", []))
     for cards in battle["played"].values():
         for card in cards:
-            discard = board.side(board.scenario.card_of(card).side)["discard"]
-            if card not in discard:  # an intercepted card went there already (ruling S-25)
-                discard.append(card)
+            if intercepted[card]:  # the Intercept sent it to the Discard Pile already (ruling S-25)
+                intercepted[card] -= 1
+                continue
+            board.side(board.scenario.card_of(card).side)["discard"].append(card)
     heroes_leave(board)
     for kind, count in battle["parked"].items():
         board.side("soviet")["pile"][kind] += count

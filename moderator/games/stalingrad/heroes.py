@@ -42,6 +42,8 @@ def intercept(board: Board, side: str, hero: str) -> None:
     pending = battle["pending_card"] or {}
     card = pending["card"]
     board.side(pending["side"])["discard"].append(card)
+    # The Aftermath must not discard it again: by then a reshuffle may have put it back in a hand.
+    battle.setdefault("intercepted", []).append(card)
     board.side(side)["hand"].remove(hero)
     board.emit("intercepted", side=side, hero=hero, card=card, name=board.card_name(card))
     battle["skip"] = True

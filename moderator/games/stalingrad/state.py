@@ -105,6 +105,7 @@ class BattleRecord(TypedDict):
     ghost: bool  # Stalin's Ghost waits for the next costly Soviet card (ruling S-61)
     second: str | None  # a 2nd action: None, "pending" or "used" this round (ruling S-26)
     skip: bool  # an intercept took the interceptor's round (ruling S-48)
+    intercepted: NotRequired[list[str]]  # cards an Intercept sent to the Discard Pile already (ruling S-25)
 
 
 class StalingradState(TypedDict):

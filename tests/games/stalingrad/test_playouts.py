@@ -26,6 +26,11 @@ class ViewLeaks:
         if label == self.label:
             return
         self.label = label
+        # Every card copy is in one place: an intercepted card discarded twice (once by the Intercept, again
+        # in the Aftermath after a reshuffle had dealt it back) sat in a hand and a Discard Pile at once.
+        places = [card for side in ("german", "soviet") for pile in ("hand", "deck", "discard")
+                  for card in state["sides"][side][pile]]
+        assert len(places) == len(set(places)), sorted(c for c in set(places) if places.count(c) > 1)
         for viewer in ("german", "soviet", OBSERVER):
             seen = names_in(dict(engine.view(state, viewer)))
             for owner in ("german", "soviet"):
