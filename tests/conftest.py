@@ -135,9 +135,10 @@ SERVER_FIXTURES = {"mailstack", "clean_mail", "db_url"}
 
 
 def pytest_collection_modifyitems(config, items):
-    """With pytest-xdist (scripts/test.sh runs two workers), the tests that reach the shared servers all
-    run in one worker, one after another: each resets the same mailboxes or database before it starts."""
+    """The tests that reach the shared servers are marked `servers`: scripts/test.sh runs them in one
+    process, one after another (each resets the same mailboxes or database before it starts), beside a
+    second process that runs every other test."""
     for item in items:
         if SERVER_FIXTURES & set(getattr(item, "fixturenames", ())) or item.get_closest_marker("postgres") \
                 or item.get_closest_marker("mailstack"):
-            item.add_marker(pytest.mark.xdist_group("servers"))
+            item.add_marker(pytest.mark.servers)

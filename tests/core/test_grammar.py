@@ -126,5 +126,5 @@ def test_a_name_written_in_several_words_is_the_name():
     assert grammar.parse("discard air strike assault Superheavy Artillery", lex).values("cards") == (
         "AIR_STRIKE", "ASSAULT", "SUPERHEAVY_ARTILLERY")
     assert grammar.parse("ASSAULT Red Square WITH 16Pz 24Pz", lex).get("building") == "RedSquare"
-    with pytest.raises(ParseError):  # two words that make no name are still two words
+    with pytest.raises(ParseError, match="no area 'mortars'"):  # two words that make no name are two words
         grammar.parse("play heavy mortars a27", lex)
