@@ -38,15 +38,16 @@ export MODERATOR_REQUIRE_SERVERS=1
 
 set +e
 # Two processes side by side (the machines have two cores): the tests that reach the shared servers
-# (marked `servers` by tests/conftest.py) one after another in one, every other test in the other.
+# (marked `servers` by tests/conftest.py) one after another in one, followed there by the slow folders
+# marked `alongside`; every other test in the other.
 SERVERS_LOG="$MODERATOR_TEST_DIR/servers.log"
-.venv/bin/python -m pytest -q -p no:cacheprovider -m servers --durations=10 --basetemp="$MODERATOR_TEST_DIR/tmp-servers" "$@" >"$SERVERS_LOG" 2>&1 &
+.venv/bin/python -m pytest -q -p no:cacheprovider -m "servers or alongside" --durations=10 --basetemp="$MODERATOR_TEST_DIR/tmp-servers" "$@" >"$SERVERS_LOG" 2>&1 &
 servers_pid=$!
-.venv/bin/python -m pytest -q -p no:cacheprovider -m "not servers" --durations=20 --basetemp="$MODERATOR_TEST_DIR/tmp-rest" "$@"
+.venv/bin/python -m pytest -q -p no:cacheprovider -m "not servers and not alongside" --durations=10 --basetemp="$MODERATOR_TEST_DIR/tmp-rest" "$@"
 rc_rest=$?
 wait $servers_pid
 rc_servers=$?
-echo "---------------- the tests that reach the servers ----------------"
+echo "---------------- the tests that reach the servers, and the folders run alongside them ----------------"
 cat "$SERVERS_LOG"
 # 5 means "no test selected": one half may be empty when arguments pick only some tests.
 if [ $rc_rest -eq 5 ] && [ $rc_servers -eq 5 ]; then rc=5

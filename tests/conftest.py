@@ -134,11 +134,17 @@ def outbox_rows(app: App) -> list[Outbox]:
 SERVER_FIXTURES = {"mailstack", "clean_mail", "db_url"}
 
 
+#: Test folders run in the servers' process, after the server tests, to even the two processes' time.
+ALONGSIDE_SERVERS = ("tests/kit/", "tests/games/stalingrad/")
+
+
 def pytest_collection_modifyitems(config, items):
     """The tests that reach the shared servers are marked `servers`: scripts/test.sh runs them in one
     process, one after another (each resets the same mailboxes or database before it starts), beside a
-    second process that runs every other test."""
+    second process that runs the others; the slow folders of ALONGSIDE_SERVERS join the first process."""
     for item in items:
         if SERVER_FIXTURES & set(getattr(item, "fixturenames", ())) or item.get_closest_marker("postgres") \
                 or item.get_closest_marker("mailstack"):
             item.add_marker(pytest.mark.servers)
+        elif item.nodeid.startswith(ALONGSIDE_SERVERS):
+            item.add_marker(pytest.mark.alongside)

@@ -48,7 +48,8 @@ def test_an_answered_line_names_the_question_by_its_head_not_its_whole_prompt():
     hits = ("Combat in A08: allocate 1 hit(s) to your blocks; 1 of them are 6s that must hit different blocks and "
             "exhaust them; the first hit goes to a strongest block.")
     assert question_head(hits) == "Combat in A08"
-    line = answered_line("game-standing", "BARRAGE AUTO", "Chit barrage: 3 barrage attack(s) left. Choose a target "
-                         "(BARRAGE <hex>). Targets: 2022, 2423.", ["BARRAGE NONE", "BARRAGE 2022"], 4)
+    line = answered_line({"source": "game-standing", "text": "BARRAGE AUTO",
+                          "prompt": "Chit barrage: 3 barrage attack(s) left. Choose a target (BARRAGE <hex>). "
+                                    "Targets: 2022, 2423.", "others": ["BARRAGE NONE", "BARRAGE 2022"], "choices": 4})
     assert line == ("The game's standing default BARRAGE AUTO (you filed none for this) answered: Chit barrage: 3 "
                     "barrage attack(s) left (4 answers were open, among them BARRAGE NONE|2022).")
