@@ -205,8 +205,13 @@ class FrameStackEngine(EngineBase[S]):
         more = self.more_answers.get(frame["kind"])
         return listed if more is None else list(dict.fromkeys([*listed, *more(board, frame, decision)]))
 
+    def asked_of(self, state: S, role: str) -> list[Decision]:
+        """The questions `role` answers now, as the handlers asked them (a game that seats several
+        players on one side maps them here)."""
+        return [d for d in self.pending(state) if d.role == role]
+
     def apply(self, state: S, role: str, order: Order, rng: Rng) -> tuple[S, list[Event]]:
-        mine = [d for d in self.pending(state) if d.role == role]
+        mine = self.asked_of(state, role)
         if not mine:
             raise WrongDecision(f"nothing is asked of the {role} player now")
         decision = next((d for d in mine if d.kind == order.kind), None)

@@ -18,7 +18,6 @@ from moderator.core.contract import (
     StandingDefault,
     View,
 )
-from moderator.core.errors import WrongDecision
 from moderator.core.frames import FrameStackEngine, Handler
 from moderator.core.grammar import Lexicon, Order
 from moderator.core.rng import Rng
@@ -115,22 +114,12 @@ class StalingradEngine(FrameStackEngine[StalingradState]):
     def legal_orders(self, state: StalingradState, decision: Decision) -> list[Order]:
         return super().legal_orders(state, self._unseated(state, decision))
 
-    def apply(self, state: StalingradState, role: str, order: Order, rng: Rng) -> tuple[StalingradState, list[Event]]:
-        """An answer; raises WrongDecision, IllegalOrder (the input state is unchanged)."""
+    def asked_of(self, state: StalingradState, role: str) -> list[Decision]:
+        """The side's questions the seat at the table answers, as the handlers asked them (ruling S-81)."""
         table = state.get("table")
         if not table:
-            return super().apply(state, role, order, rng)
-        mine = [d for d in super().pending(state) if _seated(d, table).role == role]
-        if not mine:
-            raise WrongDecision(f"nothing is asked of the {role} player now")
-        decision = next((d for d in mine if d.kind == order.kind), None)
-        if decision is None:
-            raise WrongDecision(f"'{self.grammar.render(order)}' does not answer: {mine[0].prompt}")
-        board = self._board(state, rng, copy=True)
-        frame = board.top()
-        self.handlers[frame["kind"]].apply(board, frame, decision, order)
-        self.settle(board)
-        return board.data, board.events
+            return super().asked_of(state, role)
+        return [d for d in super().pending(state) if _seated(d, table).role == role]
 
     def _unseated(self, state: StalingradState, decision: Decision) -> Decision:
         """The decision as the rules asked it (of a side), found by its key."""
