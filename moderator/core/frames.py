@@ -17,12 +17,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypedDict, TypeVar
 
-from moderator.core.contract import Decision, Event, S
+from moderator.core.contract import Decision, Event, S, View
 from moderator.core.engine_base import EngineBase
 from moderator.core.errors import WrongDecision
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from moderator.core.grammar import Order
+    from moderator.core.grammar import Lexicon, Order
     from moderator.core.rng import Rng
 
 
@@ -163,14 +163,31 @@ def answered(frame: Any) -> None:
     frame["asked"] += 1
 
 
+@dataclass(frozen=True)
+class BoardFunctions:
+    """A game's own pure functions that answer the contract's views, words and pictures: what a role
+    sees of the board (`view`) and the names it may write (`lexicon`), an event told to a role
+    (`narrate`), a standing order's named test (`condition`), and the map painters (None: no map).
+    The engine gives each its board, so a game states them once instead of wrapping each in a method."""
+
+    view: Callable[[Any, str], View]
+    lexicon: Callable[[Any, str], Lexicon]
+    narrate: Callable[[Event, str], str]
+    condition: Callable[[str, View, Decision, Sequence[str]], bool]
+    draw_map: Callable[[View], bytes | None] | None = None
+    draw_detail: Callable[[View], bytes | None] | None = None
+
+
 class FrameStackEngine(EngineBase[S]):
     """The decision machinery shared by the frame-stack games (VMT, Across the Narva).
 
-    A game supplies `handlers` (frame kind -> Handler), `info`, `grammar`, and `make_board(data, rng)`
-    wrapping a state in its Board; this class answers the engine contract's pending / legal_orders /
-    apply and runs the automatic steps in between.
+    A game supplies `handlers` (frame kind -> Handler), `info`, `grammar`, `functions` (its views,
+    narration, conditions and map painters) and `make_board(data, rng)` wrapping a state in its Board;
+    this class answers the engine contract's pending / legal_orders / apply, runs the automatic steps in
+    between, and answers view / lexicon / narrate / condition / map_png / map_detail_png from `functions`.
     """
 
+    functions: BoardFunctions
     handlers: Mapping[str, Handler[Any, Any]] = {}
     #: Frame kinds whose questions have more legal answers than their options list and `legal` samples
     #: (every move of every unit): the function that lists the rest, for `answers` (OPTIONS).
@@ -184,6 +201,28 @@ class FrameStackEngine(EngineBase[S]):
         # Engines never change their input: answers work on a deep copy (pickle is the fastest).
         data = pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)) if copy else state
         return self.make_board(data, rng)
+
+    # ---------------------------------------------------------------- views, words and pictures
+
+    def view(self, state: S, role: str) -> View:
+        return self.functions.view(self._board(state), role)
+
+    def lexicon(self, state: S, role: str) -> Lexicon:
+        return self.functions.lexicon(self._board(state), role)
+
+    def narrate(self, event: Event, role: str) -> str:
+        return self.functions.narrate(event, role)
+
+    def condition(self, name: str, view: View, decision: Decision, args: Sequence[str]) -> bool:
+        return self.functions.condition(name, view, decision, args)
+
+    def map_png(self, view: View) -> bytes | None:
+        return self.functions.draw_map(view) if self.functions.draw_map else None
+
+    def map_detail_png(self, view: View) -> bytes | None:
+        return self.functions.draw_detail(view) if self.functions.draw_detail else None
+
+    # ---------------------------------------------------------------- decisions
 
     def pending(self, state: S) -> list[Decision]:
         stack_state: Any = state

@@ -3,7 +3,8 @@ with the game's period (DESIGN §4, as generalised for games with drawn activati
 
 from dataclasses import replace
 
-from moderator.core.plans import ASK, Plan, Standing, Test, parse_body
+from moderator.core.plans import ASK, Plan, Standing, parse_body
+from moderator.core.plans import Test as StandingTest
 from moderator.core.rng import RngRecord
 from moderator.core.runner import Runner
 from tests.refusals import refusal
@@ -29,7 +30,7 @@ def test_on_lines_parse_into_the_agenda_with_kind_guard_and_canonical_text():
     body = parsed(state, "north", "on hp_below 3: rest\nON ANY: attack\nATTACK")
     assert body.agenda_given
     assert [(a.kind, a.text, a.guard) for a in body.agenda] == [
-        ("act", "REST", (Test("HP_BELOW", ("3",)),)), ("act", "ATTACK", ())]
+        ("act", "REST", (StandingTest("HP_BELOW", ("3",)),)), ("act", "ATTACK", ())]
     assert [s.text for s in body.script] == ["ATTACK"]
     assert body.agenda[0].render() == "ON HP_BELOW 3: REST"
 

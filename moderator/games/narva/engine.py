@@ -2,23 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from moderator.core.bots import Brain
 from moderator.core.contract import (
     REFEREE,
     Decision,
-    Event,
     GameInfo,
     OptionSpec,
     Outcome,
     ScenarioInfo,
     StandingDefault,
-    View,
 )
-from moderator.core.frames import FrameStackEngine, Handler
-from moderator.core.grammar import Lexicon
+from moderator.core.frames import BoardFunctions, FrameStackEngine, Handler
 from moderator.core.rng import Rng
 from moderator.games.narva import (
     actions,
@@ -102,6 +99,8 @@ class NarvaEngine(FrameStackEngine[NarvaState]):
     info = INFO
     grammar = GRAMMAR
     handlers = HANDLERS
+    functions = BoardFunctions(build_view, lexicon_for, narrate.narrate, conditions.evaluate, mapdraw.draw_map,
+                               mapdraw.draw_detail)
     more_answers = MORE_ANSWERS
 
     # ------------------------------------------------------------------ state
@@ -165,18 +164,6 @@ class NarvaEngine(FrameStackEngine[NarvaState]):
 
     # ------------------------------------------------------------------ views
 
-    def view(self, state: NarvaState, role: str) -> View:
-        return build_view(self._board(state), role)
-
-    def lexicon(self, state: NarvaState, role: str) -> Lexicon:
-        return lexicon_for(self._board(state), role)
-
-    def narrate(self, event: Event, role: str) -> str:
-        return narrate.narrate(event, role)
-
-    def condition(self, name: str, view: View, decision: Decision, args: Sequence[str]) -> bool:
-        return conditions.evaluate(name, view, decision, args)
-
     def secrets(self, state: NarvaState, role: str) -> set[str]:
         """Under fog: the ids of `role`'s units hidden beneath the top of their stacks now (the HQ
         each side activated last is public all the same, 4.1.2D)."""
@@ -188,12 +175,6 @@ class NarvaEngine(FrameStackEngine[NarvaState]):
             if board.side_of(units[0]) == role:
                 hidden.update(units[1:])
         return hidden - {hq for hq in state["last_hq"].values() if hq}
-
-    def map_png(self, view: View) -> bytes | None:
-        return mapdraw.draw_map(view)
-
-    def map_detail_png(self, view: View) -> bytes | None:
-        return mapdraw.draw_detail(view)
 
     # ------------------------------------------------------------------ data and demo
 

@@ -3,23 +3,21 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from moderator.core.bots import Brain
 from moderator.core.contract import (
     REFEREE,
     Decision,
-    Event,
     GameInfo,
     OptionSpec,
     Outcome,
     ScenarioInfo,
     StandingDefault,
-    View,
 )
-from moderator.core.frames import FrameStackEngine, Handler
-from moderator.core.grammar import Lexicon, Order
+from moderator.core.frames import BoardFunctions, FrameStackEngine, Handler
+from moderator.core.grammar import Order
 from moderator.core.rng import Rng
 from moderator.games.stalingrad import conditions, mapdraw, narrate
 from moderator.games.stalingrad.battle import Battle
@@ -78,6 +76,8 @@ class StalingradEngine(FrameStackEngine[StalingradState]):
     info = INFO
     grammar = GRAMMAR
     handlers = HANDLERS
+    functions = BoardFunctions(build_view, lexicon_for, narrate.narrate, conditions.evaluate, mapdraw.draw_map,
+                               mapdraw.draw_detail)
 
     def setup(self, scenario: str, options: Mapping[str, Any], rng: Rng) -> StalingradState:
         chosen = INFO.chosen_options(options)
@@ -153,18 +153,6 @@ class StalingradEngine(FrameStackEngine[StalingradState]):
 
     # ------------------------------------------------------------------ views
 
-    def view(self, state: StalingradState, role: str) -> View:
-        return build_view(self._board(state), role)
-
-    def lexicon(self, state: StalingradState, role: str) -> Lexicon:
-        return lexicon_for(self._board(state), role)
-
-    def narrate(self, event: Event, role: str) -> str:
-        return narrate.narrate(event, role)
-
-    def condition(self, name: str, view: View, decision: Decision, args: Sequence[str]) -> bool:
-        return conditions.evaluate(name, view, decision, args)
-
     def secrets(self, state: StalingradState, role: str) -> set[str]:
         """§Commanders A: the cards in a player's hand (by copy id); the decks' order is nobody's.  Four players:
         the seat's own hand (his teammate may be shown it, ruling S-82, but his opponents never)."""
@@ -173,12 +161,6 @@ class StalingradEngine(FrameStackEngine[StalingradState]):
         if role not in SIDES:
             return set()
         return set(state["sides"][role]["hand"])
-
-    def map_png(self, view: View) -> bytes | None:
-        return mapdraw.draw_map(view)
-
-    def map_detail_png(self, view: View) -> bytes | None:
-        return mapdraw.draw_detail(view)
 
     # ------------------------------------------------------------------ data and demo
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from moderator.core.bots import Brain
-from moderator.core.contract import Decision, Event, GameInfo, OptionSpec, Outcome, ScenarioInfo, StandingDefault, View
-from moderator.core.frames import FrameStackEngine, Handler
-from moderator.core.grammar import Lexicon
+from moderator.core.contract import GameInfo, OptionSpec, Outcome, ScenarioInfo, StandingDefault
+from moderator.core.frames import BoardFunctions, FrameStackEngine, Handler
 from moderator.core.rng import Rng
 from moderator.games.vmt import activation, combat, conditions, fire, mapdraw, narrate, sequence, setup
 from moderator.games.vmt.board import SIDES, Board
@@ -72,6 +71,8 @@ class VmtEngine(FrameStackEngine[VmtState]):
     info = INFO
     grammar = GRAMMAR
     handlers = HANDLERS
+    functions = BoardFunctions(build_view, lexicon_for, narrate.narrate, conditions.evaluate, mapdraw.draw_map,
+                               mapdraw.draw_detail)
     settle_limit = 10_000
 
     # ------------------------------------------------------------------ state
@@ -138,28 +139,10 @@ class VmtEngine(FrameStackEngine[VmtState]):
 
     # ------------------------------------------------------------------ views
 
-    def view(self, state: VmtState, role: str) -> View:
-        return build_view(self._board(state), role)
-
-    def lexicon(self, state: VmtState, role: str) -> Lexicon:
-        return lexicon_for(self._board(state), role)
-
-    def narrate(self, event: Event, role: str) -> str:
-        return narrate.narrate(event, role)
-
-    def condition(self, name: str, view: View, decision: Decision, args: Sequence[str]) -> bool:
-        return conditions.evaluate(name, view, decision, args)
-
     def secrets(self, state: VmtState, role: str) -> set[str]:
         """What only `role` knows now: where its blocks are with their strength (for leak tests)."""
         board = self._board(state)
         return {b for b in board.blocks_of(role)}
-
-    def map_png(self, view: View) -> bytes | None:
-        return mapdraw.draw_map(view)
-
-    def map_detail_png(self, view: View) -> bytes | None:
-        return mapdraw.draw_detail(view)
 
     # ------------------------------------------------------------------ data and demo
 

@@ -3,24 +3,20 @@ product registry (tests/kit/games.py lists it beside the registry's games)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from moderator.core.bots import Brain
 from moderator.core.contract import (
     REFEREE,
-    Decision,
-    Event,
     GameInfo,
     OptionSpec,
     Outcome,
     ScenarioInfo,
     StandingDefault,
-    View,
 )
-from moderator.core.frames import FrameStackEngine, Handler
-from moderator.core.grammar import Lexicon
+from moderator.core.frames import BoardFunctions, FrameStackEngine, Handler
 from moderator.core.rng import Rng
 from tests.testgame.skirmish import battle, conditions, narrate, retreat, sequence
 from tests.testgame.skirmish.board import Board
@@ -52,6 +48,7 @@ class SkirmishEngine(FrameStackEngine[SkirmishState]):
     info = INFO
     grammar = GRAMMAR
     handlers = HANDLERS
+    functions = BoardFunctions(build_view, lexicon_for, narrate.narrate, conditions.evaluate)
     templates_dir = Path(__file__).parent / "templates"
 
     # ------------------------------------------------------------------ state
@@ -95,18 +92,6 @@ class SkirmishEngine(FrameStackEngine[SkirmishState]):
         return self.phase_label(state)
 
     # ------------------------------------------------------------------ views
-
-    def view(self, state: SkirmishState, role: str) -> View:
-        return build_view(self._board(state), role)
-
-    def lexicon(self, state: SkirmishState, role: str) -> Lexicon:
-        return lexicon_for(self._board(state), role)
-
-    def narrate(self, event: Event, role: str) -> str:
-        return narrate.narrate(event, role)
-
-    def condition(self, name: str, view: View, decision: Decision, args: Sequence[str]) -> bool:
-        return conditions.evaluate(name, view, decision, args)
 
     def secrets(self, state: SkirmishState, role: str) -> set[str]:
         """§3.1: the names of `role`'s units (in play or not): no other side ever learns them."""
