@@ -306,7 +306,7 @@ class RoundKeeper:
             outcome = score_at_timeout(table) if league.timeout == "score" else None
             if outcome is not None:
                 stop_game(table, self.notices, outcome.winner, "the round's time ran out; the game's score at "
-                          "this point decides it", now)
+                          f"this point decides it: {outcome.reason}", now)
                 row.result, row.how = result_of(outcome.winner, sides), "score"
                 session.add(row)
             else:

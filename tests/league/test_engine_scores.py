@@ -1,6 +1,8 @@
 """The engines' score of an unfinished game (`score_now`), which a league's "score" time-out reads:
 Von Manstein's Triumph by the VP track (L112-114, L427-429), Across the Narva by its victory table
-(13.2) over the VP hexes and events (13.3); a game whose rules give no measure answers None."""
+(13.2) over the VP hexes and events (13.3), The Hell of Stalingrad by §Basic Game's count at the end of
+the last turn taken now (ruling S-84; its positions are tested in tests/games/stalingrad/test_score_now.py);
+a game whose rules give no measure answers None."""
 
 from __future__ import annotations
 
@@ -140,21 +142,43 @@ def test_a_game_whose_rules_give_no_score_answers_none_so_the_referee_adjudicate
 # ---------------------------------------------------------------- through a league's time-out
 
 
-@pytest.mark.parametrize(("game", "winner"), [("vmt", "soviet"), ("narva", "german")])
-def test_a_league_game_out_of_time_is_decided_by_the_engine_s_score(tmp_path, game, winner):
-    """A round that runs out under the "score" policy ends its game with the engine's verdict: at the
-    start VMT's Soviets hold 12 VP to none (L429), Narva's Soviets 1 VP, a German Massive victory (13.2)."""
+@pytest.mark.parametrize(("game", "winner", "why"), [
+    ("vmt", "soviet", "L429"), ("narva", "german", "13.2"), ("stalingrad", "soviet", "ruling S-84")])
+def test_a_league_game_out_of_time_is_decided_by_the_engine_s_score(tmp_path, game, winner, why):
+    """A round that runs out under the "score" policy ends its game with the engine's verdict, and tells the
+    players why: at the start VMT's Soviets hold 12 VP to none (L429), Narva's Soviets 1 VP, a German Massive
+    victory (13.2), and Stalingrad's four buildings all stand, a Soviet victory at the last turn's count
+    (§Basic Game, ruling S-84)."""
+    from tests.league.club import mails_to
+
+    club = timed_out_league(tmp_path, game, None, ("ann@club.test", "bob@club.test"))
+    [row] = club.games(1)
+    sides = club.app.registry.get(game).info.roles()
+    assert row.how == "score" and row.result == ("first" if sides[0] == winner else "second")
+    told = mails_to(club.app, "ann@club.test", "ends here: the round's time ran out")
+    assert told and why in told[-1]
+
+
+def test_a_four_player_stalingrad_league_game_out_of_time_is_decided_for_the_teams(tmp_path):
+    """§Four Player: two teams of two; at the start the Soviet side (the second) holds all four buildings
+    (§Basic Game, ruling S-84), so the team seated as the Soviets wins."""
+    players = ("ann@club.test", "bob@club.test", "cy@club.test", "dee@club.test")
+    club = timed_out_league(tmp_path, "stalingrad", "four-player", players)
+    [row] = club.games(1)
+    assert (row.how, row.result) == ("score", "second")
+
+
+def timed_out_league(tmp_path, game: str, scenario: str | None, players: tuple[str, ...]) -> Any:
+    """A round robin of one round whose only game nobody plays: the round's day runs out first."""
     from moderator.registry import product_registry
     from tests.conftest import make_app
     from tests.league.club import Club
 
     app = make_app(tmp_path, registry=product_registry())
-    club = Club.found(app, engine=game, format="round-robin", round_days=1.0, turn_hours=72.0, timeout="score",
-                      nmr_limit=50)
-    for address in ("ann@club.test", "bob@club.test"):
-        club.join(address)
+    club = Club.found(app, engine=game, scenario=scenario, format="round-robin", round_days=1.0, turn_hours=72.0,
+                      timeout="score", nmr_limit=50)
+    for address in players:
+        assert club.join(address).status == "joined"
     club.referee("START\n")
     club.run()
-    [row] = club.games(1)
-    sides = app.registry.get(game).info.roles()
-    assert row.how == "score" and row.result == ("first" if sides[0] == winner else "second")
+    return club

@@ -29,7 +29,7 @@ from moderator.games.stalingrad.scenario import DEFAULT, SIDES, check_scenario, 
 from moderator.games.stalingrad.seating import ALL_SEATS, FOUR_PLAYER, SEATS, SIDE_OF
 from moderator.games.stalingrad.setup import STATE_VERSION, initial_state
 from moderator.games.stalingrad.state import StalingradState
-from moderator.games.stalingrad.strategy import Turn, start_turn
+from moderator.games.stalingrad.strategy import Turn, standing_buildings, start_turn, verdict_now
 from moderator.games.stalingrad.teams import Give, hand_of, setup_seats
 from moderator.games.stalingrad.views import build_view, lexicon_for
 
@@ -49,6 +49,9 @@ OPTIONS = [
                "a Bloody Slaughter's re-test rolls the previous pools plus a die, or counts them afresh (ruling S-23)"),
     OptionSpec("teammate_hands", "open", ("open", "closed"),
                "four-player game: teammates see each other's hands, or only how many cards (ruling S-82)"),
+    OptionSpec("unfinished", "last_turn", ("last_turn", "districts"),
+               "a game stopped unfinished (a league round's time-out) is judged as at the end of the last turn, "
+               "or by who holds more of the four districts (ruling S-84)"),
 ]
 
 STANDING = [
@@ -68,7 +71,8 @@ INFO = GameInfo(
                             "Four districts of ruins, three turns of the basic game."),
                ScenarioInfo(FOUR_PLAYER, "The siege for four: two commanders a side", ALL_SEATS,
                             "The advanced game with a seat per commander: Paulus and Wietersheim against "
-                            "Lopatin and Saraev (§Four Player).")),
+                            "Lopatin and Saraev (§Four Player).",
+                            teams=tuple((side, SEATS[side]) for side in SIDES))),
     options=tuple(OPTIONS), standing_defaults=tuple(STANDING), state_version=STATE_VERSION)
 
 
@@ -101,6 +105,17 @@ class StalingradEngine(FrameStackEngine[StalingradState]):
             return None
         trophies = len(state["sides"]["german"]["trophies"])
         return Outcome(result["winner"], result["reason"], {"buildings captured": trophies})
+
+    def score_now(self, state: StalingradState) -> Outcome:
+        """The outcome once over; otherwise who wins if the game stopped now, by option `unfinished`: §Basic Game's
+        count at the end of the last turn, or the majority of the districts (§Buildings A); ruling S-84."""
+        outcome = self.outcome(state)
+        if outcome is not None:
+            return outcome
+        board = self._board(state)
+        winner, reason = verdict_now(board)
+        return Outcome(winner, reason, {"buildings standing": len(standing_buildings(board)),
+                                        "buildings captured": len(state["sides"]["german"]["trophies"])})
 
     # ------------------------------------------------------------------ four players: decisions by seat
 

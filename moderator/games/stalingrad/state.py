@@ -21,6 +21,7 @@ class Options(TypedDict):
     intensity_fires: str
     slaughter_dice: str
     teammate_hands: NotRequired[str]  # the four-player game (ruling S-82)
+    unfinished: NotRequired[str]  # how a game stopped unfinished is judged (ruling S-84; games made before it lack it)
 
 
 class GameResult(TypedDict):

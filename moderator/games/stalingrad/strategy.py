@@ -1,6 +1,6 @@
 """§Strategy 1-6 (progress, campaign, reinforcements, consolidations, ready districts, maneuvers), the
-battles of the turn in the German's order, and victory at every check point (§Basic Game).
-Rulings: S-05, S-53, S-54, S-55, S-56, S-77."""
+battles of the turn in the German's order, victory at every check point (§Basic Game), and who would win if
+the game stopped now (a league's time-out).  Rulings: S-05, S-53, S-54, S-55, S-56, S-77, S-84."""
 
 from __future__ import annotations
 
@@ -223,6 +223,44 @@ def end_turn(board: Board) -> None:
             win(board, "german", "the last turn ends with no Building Card in play (§Basic Game)")
         return
     start_turn(board)
+
+
+def verdict_now(board: Board) -> tuple[str | None, str]:
+    """Who wins if the game stops now (a league round's time-out, ruling S-84): §Basic Game's count at the end of
+    the last turn taken now (option `unfinished=last_turn`), or who holds more of the four districts, the German
+    objective being to close them (§Buildings A; `unfinished=districts`, two each a draw).  The sudden deaths need
+    no look: the engine ends the game the moment one happens (§Basic Game, §Strategy 5-6)."""
+    standing = standing_buildings(board)
+    names = _names(board, standing)
+    if board.options.get("unfinished", "last_turn") == "districts":
+        taken = len(DISTRICTS) - len(standing)
+        if taken == len(standing):
+            return None, (f"two districts each when the game stopped ({names} still standing): a draw "
+                          "(§Buildings A, ruling S-84)")
+        return ("german" if taken > len(standing) else "soviet"), (
+            f"the German had taken {taken} of the four districts and the Soviet held {len(standing)} "
+            f"({names or 'no building'} standing) when the game stopped (§Buildings A, ruling S-84)")
+    if standing:
+        return "soviet", (f"{names} still standing when the game stopped: a Soviet victory, as at the end of the "
+                          "last turn (§Basic Game, ruling S-84)")
+    return "german", ("no Building Card in play when the game stopped: a German victory, as at the end of the last "
+                      "turn (§Basic Game, ruling S-84)")
+
+
+def standing_buildings(board: Board) -> list[str]:
+    """The districts whose Building Card stands if the game stops now (ruling S-84): one whose battle is being
+    fought stands (§Basic Game: not captured) unless the German has won its Break Test (§Battle 6 D); a district
+    captured and not yet readied has none, as none are readied on the last turn (§Strategy 5)."""
+    battle = board.data["battle"]
+    won = battle["district"] if battle is not None and battle["winner"] == "german" else None
+    return [district for district in board.buildings_in_play() if district != won]
+
+
+def _names(board: Board, standing: list[str]) -> str:
+    """The buildings standing, the one still fought for marked."""
+    battle = board.data["battle"]
+    fought = battle["district"] if battle is not None and battle["winner"] is None else None
+    return ", ".join(board.building_name(d) + (" (its battle undecided)" if d == fought else "") for d in standing)
 
 
 def _order(kind: str, text: str) -> Order:
