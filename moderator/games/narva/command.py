@@ -16,7 +16,7 @@ from moderator.games.narva import activation as act
 from moderator.games.narva.actions import resolve_action
 from moderator.games.narva.barrage import start_barrages
 from moderator.games.narva.board import Board, as_side
-from moderator.games.narva.hq import in_command_range, outside_army_span
+from moderator.games.narva.hq import army_spans, in_command_range, outside_army_span
 from moderator.games.narva.reinforce import settle_overstack
 from moderator.games.narva.state import ActivationFrame, CommandFrame, CommandStage, CupFrame
 from moderator.games.narva.supply import hex_supplied, supplied_hexes
@@ -181,13 +181,14 @@ def relocation_hexes(board: Board, army: str) -> list[str]:
     """4.1.3 with ruling N-23: supplied, not in an enemy ZOC, not enemy-held, no other HQ there,
     outside the other Army HQs' span."""
     hexes = supplied_hexes(board, "soviet")
+    spans = army_spans(board, army)
     out = []
     for h in board.scenario.hex_ids():
         if h == board.hex_of(army) or board.scenario.hex(h).water or board.enemy_in(h, "soviet") or board.hqs_at(h):
             continue
         if board.in_enemy_zoc(h, "soviet") or not hex_supplied(board, "soviet", h, hexes):
             continue
-        if outside_army_span(board, army, h):
+        if outside_army_span(board, army, h, spans):
             out.append(h)
     return out
 

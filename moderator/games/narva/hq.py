@@ -43,41 +43,48 @@ def in_command_range(board: Board, hq: str, uid: str) -> bool:
     return board.scenario.distance(board.hex_on_map(hq), board.hex_on_map(uid)) <= (board.unit(hq).command_range or 0)
 
 
-def outside_army_span(board: Board, hq: str, hex_id: str) -> bool:
-    """4.2.5A: Soviet Army HQs may not be within each other's command span (N-23: the distance
-    exceeds the larger of the two ranges)."""
+def army_spans(board: Board, hq: str) -> list[tuple[str, int]]:
+    """4.2.5A with N-23: where each other Soviet Army HQ stands, with the distance `hq` must exceed
+    there (the larger of the two ranges); none for an HQ that is not an Army HQ.  Worked out once
+    for a whole search of hexes, since it does not depend on the hex."""
     if not board.is_army_hq(hq):
-        return True
+        return []
     mine = board.unit(hq).command_range or 0
-    for other in board.units_of("soviet"):
-        if other != hq and board.is_army_hq(other):
-            reach = max(mine, board.unit(other).command_range or 0)
-            if board.scenario.distance(hex_id, board.hex_on_map(other)) <= reach:
-                return False
-    return True
+    return [(board.hex_on_map(other), max(mine, board.unit(other).command_range or 0))
+            for other in board.units_of("soviet")
+            if other != hq and board.is_army_hq(other) and board.is_on_map(other)]  # one off the map has no span
+
+
+def outside_army_span(board: Board, hq: str, hex_id: str, spans: list[tuple[str, int]] | None = None) -> bool:
+    """4.2.5A: Soviet Army HQs may not be within each other's command span (N-23: the distance
+    exceeds the larger of the two ranges); `spans` as army_spans gives them, when already known."""
+    spans = army_spans(board, hq) if spans is None else spans
+    return all(board.scenario.distance(hex_id, where) > reach for where, reach in spans)
 
 
 def displacement_hexes(board: Board, hq: str, origin: str) -> list[str]:
     side = board.side_of(hq)
     hexes = supplied_hexes(board, side)
+    spans = army_spans(board, hq)
     found = []
     for h in board.scenario.hex_ids():
         if board.scenario.distance(origin, h) < DISPLACE_DISTANCE:
             continue
-        if not _may_receive(board, hq, h, side, hexes):
+        if not _may_receive(board, hq, h, side, hexes, spans):
             continue
         found.append(h)
     return found
 
 
-def _may_receive(board: Board, hq: str, h: str, side: Side, hexes: frozenset[str]) -> bool:
+def _may_receive(board: Board, hq: str, h: str, side: Side, hexes: frozenset[str],
+                 spans: list[tuple[str, int]]) -> bool:
     if board.scenario.hex(h).water or board.enemy_in(h, side) or board.hqs_at(h):
         return False
     if not board.may_stand(hq, h) or board.in_enemy_zoc(h, side):
         return False
     if not hex_supplied(board, side, h, hexes):
         return False
-    return outside_army_span(board, hq, h)
+    return outside_army_span(board, hq, h, spans)
 
 
 def auto_hex(board: Board, hq: str, origin: str, legal: list[str]) -> str:

@@ -12,7 +12,7 @@ from moderator.core.grammar import Order
 from moderator.games.narva import activation as act
 from moderator.games.narva.barrage import start_barrages
 from moderator.games.narva.board import Board
-from moderator.games.narva.hq import outside_army_span, overrun_lone_hqs
+from moderator.games.narva.hq import army_spans, outside_army_span, overrun_lone_hqs
 from moderator.games.narva.state import Arrival, CoastalFrame, ReinforceFrame, ReinforceStage, Side
 from moderator.games.narva.supply import supplied_hexes
 
@@ -119,8 +119,9 @@ def entry_choices(board: Board, uid: str, letter: str) -> tuple[list[str], bool]
 def army_hq_hexes(board: Board, hq: str) -> list[str]:
     """4.2.5B: a supplied hex outside the other Army HQs' span (not in an EZOC, 5.3A)."""
     hexes = supplied_hexes(board, "soviet")
+    spans = army_spans(board, hq)
     found = [h for h in board.scenario.hex_ids() if h in hexes and placement_ok(board, hq, h) and not board.hqs_at(h)
-             and outside_army_span(board, hq, h)]
+             and outside_army_span(board, hq, h, spans)]
     others = [board.hex_on_map(u) for u in board.units_of("soviet") if board.is_army_hq(u) and u != hq]
     # nearest first to the other Army HQs: just outside their span, near the front (PLACE AUTO)
     return sorted(found, key=lambda h: (min((board.scenario.distance(h, o) for o in others), default=0), h))
