@@ -8,6 +8,8 @@ play once each, how the random player chooses); a game not listed gets the defau
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -65,7 +67,14 @@ def variants_for(engine: Engine[Any]) -> tuple[Mapping[str, Any], ...]:
                  if choice != spec.default)
 
 
+#: How many times the usual number of random games to play: the suite must stay under 15 minutes on the CI
+#: machine, so a longer search for rare positions is its own run (README: MODERATOR_SOAK=10 bash scripts/test.sh).
+SOAK = max(1, int(os.environ.get("MODERATOR_SOAK", "1")))
+
+
 def settings_for(engine: Engine[Any]) -> KitSettings:
     from tests.kit.leaks import SETTINGS
 
-    return SETTINGS.get(engine.info.id, KitSettings())
+    settings = SETTINGS.get(engine.info.id, KitSettings())
+    return dataclasses.replace(settings, playouts=settings.playouts * SOAK,
+                               variant_playouts=settings.variant_playouts * SOAK)
