@@ -527,14 +527,9 @@ def demo(
     clock = ManualClock(SystemClock().now())
     app = _State.factory(settings=settings, clock=clock) if _State.factory else App(settings, clock=clock)
     app.migrate()
-    games = game or ["vmt"]
-    unknown = [name for name in games if name not in app.registry]
-    if unknown:
-        fail(f"no game '{unknown[0]}'; registered: {', '.join(app.registry.ids) or 'none'}")
+    games = _demo_games(app, game or ["vmt"], league)
     if league:
         raise typer.Exit(league_commands.demo(app, games, seed, console))
-    if len(games) > 1:
-        fail("a game demo plays one game; several games are for a league demo (--league)")
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("turn {task.completed}/{task.total}"),
                   TextColumn("{task.fields[phase]}"), console=console) as bar:
         task = bar.add_task(f"{games[0]}: playing by mail", total=1, phase="")
@@ -559,6 +554,16 @@ def demo(
                   f"'moderator verify {archive_dir}'")
     if problems:
         raise typer.Exit(1)
+
+
+def _demo_games(app: Any, games: list[str], league: bool) -> list[str]:
+    """The demo's games, each registered, one unless a league plays them; fails the command otherwise."""
+    unknown = [name for name in games if name not in app.registry]
+    if unknown:
+        fail(f"no game '{unknown[0]}'; registered: {', '.join(app.registry.ids) or 'none'}")
+    if len(games) > 1 and not league:
+        fail("a game demo plays one game; several games are for a league demo (--league)")
+    return games
 
 
 @app_cli.command()

@@ -74,18 +74,14 @@ def build(make_app: Callable[..., Any], console: Console) -> typer.Typer:
                                                              "are paired among themselves.")] = 0.0,
     ) -> None:
         """Declare a league; prints the sign-up token to announce and the referee's secret."""
-        try:
-            games = games_from_words(game, option or [])
-        except LeagueError as error:
-            fail(str(error))
-        rotation = tuple(key for words in schedule or [] for key in words.replace(",", " ").split())
-        declaration = Declaration(name or league_id, games, rotation, format, rounds,  # type: ignore[arg-type]
-                                  round_days, signup_days, timeout,  # type: ignore[arg-type]
-                                  tuple(tie_break or ("buchholz", "sonneborn-berger", "head-to-head")),  # type: ignore[arg-type]
-                                  turn_hours, nmr_limit, reserve_hours, fallback,  # type: ignore[arg-type]
-                                  min_reliability, grace_minutes, pair_reliability)
         app = make_app()
         try:
+            declaration = Declaration(name or league_id, games_from_words(game, option or []),
+                                      schedule_from_words(schedule or []), format,  # type: ignore[arg-type]
+                                      rounds, round_days, signup_days, timeout,  # type: ignore[arg-type]
+                                      tuple(tie_break or ("buchholz", "sonneborn-berger", "head-to-head")),  # type: ignore[arg-type]
+                                      turn_hours, nmr_limit, reserve_hours, fallback, min_reliability,  # type: ignore[arg-type]
+                                      grace_minutes, pair_reliability)
             created = app.leagues.office.declare(declaration, league_id, referee)
         except ModeratorError as error:
             fail(str(error))
@@ -96,6 +92,11 @@ def build(make_app: Callable[..., Any], console: Console) -> typer.Typer:
     _add_referee_commands(league_cli, make_app, console, fail)
     _add_views(league_cli, make_app, console, fail)
     return league_cli
+
+
+def schedule_from_words(words: Sequence[str]) -> tuple[str, ...]:
+    """The schedule from `--schedule` given once or more, each a game or several separated by commas."""
+    return tuple(key for text in words for key in text.replace(",", " ").split())
 
 
 def games_from_words(games: Sequence[str], options: Sequence[str]) -> tuple[DeclaredGame, ...]:

@@ -92,7 +92,8 @@ def keys_of(games: Sequence[DeclaredGame]) -> list[str]:
 def resolved(registry: Registry, declaration: Declaration) -> tuple[list[DeclaredGame], list[int]]:
     """The declared games with their scenarios named and every option chosen, and the schedule as
     places in that list.  Raises LeagueError (a game declared twice, games that seat differently, a
-    schedule naming a game not declared or leaving one out), UnknownGame or OptionError."""
+    schedule naming a game not declared or leaving one out, a Swiss or ladder league too short to play
+    every game), UnknownGame or OptionError."""
     games = []
     for wanted in declaration.games:
         info = registry.get(wanted.engine).info
@@ -111,6 +112,13 @@ def resolved(registry: Registry, declaration: Declaration) -> tuple[list[Declare
     unplayed = [key for key in keys if schedule and key not in schedule]
     if unplayed:
         raise LeagueError(f"the schedule never plays {unplayed[0]}; declare only the games it plays")
+    cycle = [keys.index(key) for key in schedule] or list(range(len(games)))
+    # A round robin's rounds are counted when it starts (one fewer than its members, or twice that).
+    if declaration.format in ("swiss", "ladder"):
+        unplayed = [keys[place] for place in range(len(games)) if place not in cycle[:declaration.rounds]]
+        if unplayed:
+            raise LeagueError(f"the league's {declaration.rounds} round(s) never play {unplayed[0]}; declare more "
+                              f"rounds or fewer games")
     return games, [keys.index(key) for key in schedule]
 
 

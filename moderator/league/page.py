@@ -91,12 +91,12 @@ class LeaguePage:
             plays = view.plays(number)
             rounds.append({"number": number, "current": number == view.league.current_round
                            and view.league.status == "running", "games": games,
-                           "title": plays.title, "sides": plays.sides,
+                           "title": plays.title, "sides": [_side_name(side) for side in plays.sides],
                            "starts": when(as_utc(held.starts_at)) if held else "",
                            "ends": when(as_utc(held.ends_at)) if held else ""})
-        rated = [(engine, next(p.title for p in view.schedule.values() if p.engine == engine))
-                 for engine in view.game_ratings] if view.several else []
-        return {"info": info, "sides": view.sides, "rows": [self._row(view, row) for row in view.table],
+        rated = list(view.game_titles.items()) if view.several else []
+        return {"info": info, "sides": [_side_name(side) for side in view.sides],
+                "rows": [self._row(view, row) for row in view.table],
                 "rated_games": rated,
                 "tie_names": TIE_NAMES, "rounds": list(reversed(rounds)),
                 "ladder": [view.name(m) for m in view.ladder] if view.league.format == "ladder" else [],
@@ -164,12 +164,19 @@ class LeaguePage:
 
 
 def _rating_text(view: LeagueView, member_id: int, rating: Rating | None, engine: str | None = None) -> str:
-    """A member's Glicko-2 rating and deviation, or a team's OpenSkill strength (league/report.py), overall
-    or in one game (`engine`)."""
+    """A member's Glicko-2 rating and deviation, or a team's OpenSkill strength (league/report.py), overall;
+    in one game (`engine`) the figure alone, so that a column a game keeps the table narrow."""
     if view.teams:
         skill = view.team_skill(member_id, engine)
-        return f"{skill:.1f} (OpenSkill)" if skill is not None else "-"
-    return f"{rating.rating:.0f} ± {rating.deviation:.0f}" if rating and rating.games else "-"
+        return "-" if skill is None else f"{skill:.1f}" if engine else f"{skill:.1f} (OpenSkill)"
+    if not rating or not rating.games:
+        return "-"
+    return f"{rating.rating:.0f}" if engine else f"{rating.rating:.0f} ± {rating.deviation:.0f}"
+
+
+def _side_name(side: str) -> str:
+    """A side or a seat as a heading: "soviet_guards" reads "Soviet Guards", "north/red" "North/Red"."""
+    return side.replace("_", " ").title()
 
 
 def _utc(moment: datetime) -> datetime:

@@ -65,6 +65,7 @@ class LeagueView:
     games: list[GameLine]
     ratings: dict[str, Rating]
     game_ratings: dict[str, dict[str, Rating]]  # by game id, then address
+    game_titles: dict[str, str]  # by game id
     ledgers: dict[str, Reliability]
     ladder: list[int]
     teams: dict[int, list[int]] = field(default_factory=dict)  # by captain, in a league of teams
@@ -123,6 +124,7 @@ def build_view(session: Session, registry: Registry, league: League, through: in
     view = LeagueView(league, titles(registry, league), sides, members, table,
                       stored.rounds(session, league.id), [], stored.ratings(session, addresses, OVERALL),
                       {engine: stored.ratings(session, addresses, engine) for engine in engines},
+                      {engine: registry.get(engine).info.title for engine in engines},
                       stored.ledgers(session, addresses), json.loads(league.ladder_json), formed,
                       _schedule(registry, league))
     view.games = [_line(session, view, row) for row in rows]

@@ -1,11 +1,12 @@
 """A league's rounds (issue 15), run by the same jobs as the games.
 
 When the sign-up closes the members are seeded (the referee's seeds first, then by club rating) and
-round 1 is paired.  Each round's games are created through the lobby at the round's start, so every
-player gets the house's invitation; a round ends when all its games have ended, or when its time
-runs out (the league's declared policy then decides the games still running).  At a round's end the
-ratings are updated, every member is mailed the standings, and the next round is paired, or the
-league is over.
+round 1 is paired.  Each round's games are created through the lobby at the round's start, in the
+game the league's schedule gives the round (league/games.py), so every player gets the house's
+invitation; a round ends when all its games have ended, or when its time runs out (the league's
+declared policy then decides the games still running, by the score of their own game's engine).
+At a round's end the ratings are updated (for the round's game and overall), every member is
+mailed the standings, and the next round is paired, or the league is over.
 """
 
 from __future__ import annotations
