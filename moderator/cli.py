@@ -496,13 +496,15 @@ def referee(
 
 @app_cli.command()
 def demo(
-    game: Annotated[str, typer.Option(help="Which registered game to play.")] = "vmt",
+    game: Annotated[list[str] | None, typer.Option(help="Which registered game to play (default vmt); with "
+                                                      "--league, repeat for a league of several games.")] = None,
     out: Annotated[Path, typer.Option(help="Where to leave the database, every mail and the archive.")] = Path(
         "demo-out"),
     seed: Annotated[int, typer.Option(help="Seed for the bots' choices (the dice seed stays secret "
                                            "until the end, as in any game).")] = 1,
-    league: Annotated[bool, typer.Option("--league", help="Play a whole club league of the game instead "
-                                                          "(8 members, 2 reserves, 3 Swiss rounds).")] = False,
+    league: Annotated[bool, typer.Option("--league", help="Play a whole club league of the game(s) instead "
+                                                          "(8 members, 2 reserves, 3 Swiss rounds, a seat "
+                                                          "left to the game's bot).")] = False,
     scenario: Annotated[str | None, typer.Option(help="Scenario name (default: the first).")] = None,
     option: Annotated[list[str] | None, typer.Option(help="Rule option NAME=VALUE; repeat as needed.")] = None,
 ) -> None:
@@ -525,19 +527,19 @@ def demo(
     clock = ManualClock(SystemClock().now())
     app = _State.factory(settings=settings, clock=clock) if _State.factory else App(settings, clock=clock)
     app.migrate()
-    if game not in app.registry:
-        fail(f"no game '{game}'; registered: {', '.join(app.registry.ids) or 'none'}")
+    games = _demo_games(app, game or ["vmt"], league)
     if league:
-        raise typer.Exit(league_commands.demo(app, game, seed, console))
+        raise typer.Exit(league_commands.demo(app, games, seed, console))
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("turn {task.completed}/{task.total}"),
                   TextColumn("{task.fields[phase]}"), console=console) as bar:
-        task = bar.add_task(f"{game}: playing by mail", total=1, phase="")
+        task = bar.add_task(f"{games[0]}: playing by mail", total=1, phase="")
 
         def progress(turn: int, total: int, label: str) -> None:
             bar.update(task, completed=turn, total=total, phase=label)
 
         try:
-            summary = run_demo(app, game, out, seed, progress, scenario=scenario, options=dict(_pairs(option or [])))
+            summary = run_demo(app, games[0], out, seed, progress, scenario=scenario,
+                               options=dict(_pairs(option or [])))
         except ModeratorError as error:
             fail(str(error))
     archive_dir = out / "archive"
@@ -552,6 +554,16 @@ def demo(
                   f"'moderator verify {archive_dir}'")
     if problems:
         raise typer.Exit(1)
+
+
+def _demo_games(app: Any, games: list[str], league: bool) -> list[str]:
+    """The demo's games, each registered, one unless a league plays them; fails the command otherwise."""
+    unknown = [name for name in games if name not in app.registry]
+    if unknown:
+        fail(f"no game '{unknown[0]}'; registered: {', '.join(app.registry.ids) or 'none'}")
+    if len(games) > 1 and not league:
+        fail("a game demo plays one game; several games are for a league demo (--league)")
+    return games
 
 
 @app_cli.command()

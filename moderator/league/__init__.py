@@ -1,1 +1,2 @@
-"""Club leagues (issue 15): sign-up, pairings, rounds of games, standings, ratings and reserves."""
+"""Club leagues (issue 15): sign-up, pairings, rounds of one game or several (games.py), standings, ratings and
+reserves."""

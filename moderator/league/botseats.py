@@ -126,18 +126,17 @@ class BotSeats:
         return sent
 
     def _brain(self, session: Session, game_id: str, address: str) -> Brain | None:
-        """The game's bot for the seat, while the seat is still the bot's in a running league game."""
+        """The bot of the seat's game (the engine and scenario it was made with), while the seat is still
+        the bot's in a running league game."""
         row = stored.game_by_game_id(session, game_id)
         game = session.get(Game, game_id)
         if row is None or game is None or game.status == "over" or address not in json.loads(row.substitutes_json
                                                                                              ).values():
             return None
-        league = stored.league(session, row.league_id)
-        if league is None:
-            return None
         role = next(r for r, a in json.loads(row.substitutes_json).items() if a == address)
-        engine = self.registry.get(league.engine)
-        return engine.bots(league.scenario or engine.info.scenario().name).get(role) or RandomBrain()
+        # The game's own bot: a league of several games plays a different game from round to round.
+        engine = self.registry.get(game.engine)
+        return engine.bots(game.scenario or engine.info.scenario().name).get(role) or RandomBrain()
 
     def _reply(self, address: str, mail: BotMail, lines: Sequence[str]) -> bytes:
         message = EmailMessage(policy=email.policy.SMTP)

@@ -1,18 +1,21 @@
 """`moderator demo --league`: bots play a whole league through the real mail loop (issue 15).
 
 The bots are the game demo's mail users (moderator/demo.py): they sign up with `JOIN LEAGUE`, take
-the seat of each round's invitation, and play from their reports.  Two more sign up as reserves and
-take over a seat when offered: one member withdraws during round 2, another falls silent in round 3
-(their seat passes the NMR limit and goes to a reserve, or the round runs out of time first).  The
-league's referee is a bot too: it adjudicates a game whose round ran out of time.  The clock is
-injected: when nobody has anything to send it jumps to the next deadline, so a league of days plays
-in minutes.
+the seat of each round's invitation, and play from their reports, each report with the brain of the
+game it comes from (a league may play several games, one a round: league/games.py).  Two more sign
+up as reserves: one member withdraws during round 2 and a reserve takes the seat; the reserves then
+take no more offers, so when another member falls silent in round 3 and their seat passes the NMR
+limit, nobody accepts it and the league's declared fallback, the game's bot, plays it on (or the
+round runs out of time first).  The league's referee is a bot too: it adjudicates a game whose
+round ran out of time.  The clock is injected: when nobody has anything to send it jumps to the
+next deadline, so a league of days plays in minutes.
 """
 
 from __future__ import annotations
 
 import email
 import email.policy
+import json
 import random
 import re
 from collections.abc import Callable, Mapping
@@ -26,7 +29,9 @@ from typing import Any, Protocol
 from moderator.clock import Clock, ManualClock, as_utc
 from moderator.core.bots import Brain, RandomBrain, ReportMail
 from moderator.demo import Bot, Host
-from moderator.league.model import Declaration
+from moderator.league.botseats import is_bot
+from moderator.league.model import Declaration, DeclaredGame
+from moderator.league.report import build_view
 from moderator.mail.maildir import ensure_maildir, mailbox_dir
 from moderator.store import leagues as stored
 from moderator.store.models import Game
@@ -45,6 +50,20 @@ class LeagueHost(Host, Protocol):
 
 
 @dataclass
+class Willing:
+    """How many more reserve offers the reserves accept between them (then they are away)."""
+
+    left: int
+
+    def take(self) -> bool:
+        """Whether one more offer is accepted (and counted)."""
+        if self.left <= 0:
+            return False
+        self.left -= 1
+        return True
+
+
+@dataclass
 class Member:
     """A bot that is a league member: the game demo's Bot, plus its league secret and offers taken."""
 
@@ -53,6 +72,7 @@ class Member:
     accepted: list[int] = field(default_factory=list)
     withdrawn: bool = False
     silent: bool = False
+    willing: Willing | None = None  # a reserve's: the offers the reserves still accept
 
     def league_mail(self, clock: Clock) -> int:
         """Read the league's own mail first (the welcome's secret, reserve offers); the Bot reads the rest."""
@@ -64,7 +84,8 @@ class Member:
             if found:
                 self.secret = found.group(1)
             offer = OFFER.search(text)
-            if offer and self.secret and int(offer.group(1)) not in self.accepted:
+            if offer and self.secret and int(offer.group(1)) not in self.accepted and self.willing is not None \
+                    and self.willing.take():
                 self.accepted.append(int(offer.group(1)))
                 sent += send(self.bot, clock, "Re: a seat to take over",
                              f"LEAGUE {LEAGUE_ID}\nSECRET {self.secret}\nACCEPT {offer.group(1)}\n")
@@ -110,11 +131,13 @@ class Referee:
 
 @dataclass(frozen=True)
 class DemoPlan:
-    """The demo league: how many members and reserves, its format and rounds, the game, and the
-    members who drop out: one withdraws once their round-2 game has started (a reserve takes the
-    seat), one falls silent in round 3 (their deadlines pass: the NMR limit, or the round's end)."""
+    """The demo league: how many members and reserves, its format and rounds, its games (played in
+    turn, a round each), and the members who drop out: one withdraws once their round-2 game has
+    started (a reserve takes the seat), one falls silent in round 3 (their deadlines pass: the NMR
+    limit, or the round's end).  The reserves accept `reserve_accepts` offers between them; a seat
+    offered after that goes to the declared `fallback` (the game's bot)."""
 
-    engine: str = "vmt"
+    games: tuple[str, ...] = ("vmt",)
     players: int = 8
     reserves: int = 2
     rounds: int = 3
@@ -124,23 +147,28 @@ class DemoPlan:
     withdrawing_member: int = 3  # 0: nobody
     silent_member: int = 5  # 0: nobody
     nmr_limit: int = 2
+    fallback: str = "bot"
+    reserve_accepts: int = 1
 
 
 def run_league_demo(app: LeagueHost, plan: DemoPlan, seed: int, progress: Callable[[int, int, str], None] | None = None,
                     max_cycles: int = 50_000) -> dict[str, Any]:
-    """Play a whole league by mail; returns a summary (the league id, mails sent, the page)."""
+    """Play a whole league by mail; returns a summary (the league id, mails sent, the page, and who took
+    over which seat: `takeovers`, a line each)."""
     rng = random.Random(seed)
     created = app.leagues.office.declare(Declaration(
-        "Demo Club League", plan.engine, format=plan.format, rounds=plan.rounds,  # type: ignore[arg-type]
-        round_days=plan.round_days, signup_days=1.0, timeout="adjudicate", nmr_limit=plan.nmr_limit,
-        turn_hours=plan.turn_hours,
-        reserve_hours=24.0, fallback="forfeit"), LEAGUE_ID, REFEREE)
-    brains = app.registry.get(plan.engine).bots(app.registry.get(plan.engine).info.scenario().name)
+        "Demo Club League", tuple(DeclaredGame(game) for game in plan.games), format=plan.format,  # type: ignore[arg-type]
+        rounds=plan.rounds, round_days=plan.round_days, signup_days=1.0, timeout="adjudicate",
+        nmr_limit=plan.nmr_limit, turn_hours=plan.turn_hours, reserve_hours=24.0,
+        fallback=plan.fallback), LEAGUE_ID, REFEREE)  # type: ignore[arg-type]
+    brains = GameBrains(app)
+    willing = Willing(plan.reserve_accepts)
     members = [_member(app, f"player{n}@club.demo", f"Player {n}", rng, brains) for n in range(1, plan.players + 1)]
-    reserves = [_member(app, f"reserve{n}@club.demo", f"Reserve {n}", rng, brains) for n in range(1, plan.reserves + 1)]
+    reserves = [_member(app, f"reserve{n}@club.demo", f"Reserve {n}", rng, brains, willing)
+                for n in range(1, plan.reserves + 1)]
     clock = app.clock
     assert isinstance(clock, ManualClock)
-    sides = app.registry.get(plan.engine).info.roles()
+    sides = app.registry.get(plan.games[0]).info.roles()  # round 1's game
     for number, member in enumerate(members + reserves):
         extra = "RESERVE\n" if member in reserves else f"SIDES {sides[number % 2]}\nAVAILABILITY 1\n"
         send(member.bot, clock, "Sign-up", f"JOIN LEAGUE {created.signup_token}\nNAME {member.bot.name}\n"
@@ -149,25 +177,58 @@ def run_league_demo(app: LeagueHost, plan: DemoPlan, seed: int, progress: Callab
                           app.settings.orders_address, app.inbox, random.Random(0)), created.referee_secret)
     cycles = _play(app, members, reserves, referee, plan, progress, max_cycles)
     page = app.leagues.write_page(LEAGUE_ID)
-    return {"league_id": LEAGUE_ID, "cycles": cycles, "page": page,
+    return {"league_id": LEAGUE_ID, "cycles": cycles, "page": page, "takeovers": takeovers(app),
             "mails_from_players": sum(m.bot.sent for m in members + reserves)}
 
 
-class RoleBrains:
-    """A member plays a different side from round to round: the game's brain for the report's ROLE."""
+def takeovers(app: LeagueHost) -> list[str]:
+    """Each seat a reserve or the game's bot took over, in words, for the demo's summary."""
+    with app.db.session() as session:
+        league = stored.league(session, LEAGUE_ID)
+        assert league is not None
+        view = build_view(session, app.registry, league)
+        offers = {(o.league_game_id, o.role): o for o in stored.offers(session, LEAGUE_ID)}
+        lines = []
+        for row in stored.games(session, LEAGUE_ID):
+            title = view.plays(row.round).title
+            for role, address in sorted(json.loads(row.substitutes_json).items()):
+                offer = offers.get((row.id or 0, role))
+                leaving = offer.leaving if offer is not None else "its player"
+                if is_bot(address):
+                    lines.append(f"Round {row.round}, {row.game_id} ({title}): no reserve accepted the seat "
+                                 f"'{role}' of {leaving}, so the game's bot played it on.")
+                else:
+                    lines.append(f"Round {row.round}, {row.game_id} ({title}): {address} took over the seat "
+                                 f"'{role}' of {leaving}.")
+    return lines
 
-    def __init__(self, brains: Mapping[str, Brain]):
-        self.brains = dict(brains)
+
+class GameBrains:
+    """A member plays a different side, and perhaps a different game, from round to round: the brain of
+    the report's game (its engine and scenario, read from the store) for the report's ROLE."""
+
+    def __init__(self, app: LeagueHost):
+        self.app = app
+        self.known: dict[str, Mapping[str, Brain]] = {}
 
     def orders(self, report: ReportMail, rng: random.Random) -> list[str]:
         role = next((line.split()[1] for line in report.envelope if line.startswith("ROLE ")), "")
-        return self.brains.get(role, RandomBrain()).orders(report, rng)
+        game_id = next((line.split()[1] for line in report.envelope if line.startswith("GAME ")), "")
+        return self._brains(game_id).get(role, RandomBrain()).orders(report, rng)
+
+    def _brains(self, game_id: str) -> Mapping[str, Brain]:
+        if game_id not in self.known:
+            with self.app.db.session() as session:
+                game = session.get(Game, game_id)
+            self.known[game_id] = {} if game is None else self.app.registry.get(game.engine).bots(game.scenario)
+        return self.known[game_id]
 
 
-def _member(app: LeagueHost, address: str, name: str, rng: random.Random, brains: Mapping[str, Brain]) -> Member:
+def _member(app: LeagueHost, address: str, name: str, rng: random.Random, brains: Brain,
+            willing: Willing | None = None) -> Member:
     bot = Bot(address, name, mailbox_dir(app.settings.resolved_outbox, address), app.settings.orders_address,
-              app.inbox, random.Random(rng.getrandbits(64)), RoleBrains(brains), 0.0)
-    return Member(bot)
+              app.inbox, random.Random(rng.getrandbits(64)), brains, 0.0)
+    return Member(bot, willing=willing)
 
 
 def _play(app: LeagueHost, members: list[Member], reserves: list[Member], referee: Referee, plan: DemoPlan,

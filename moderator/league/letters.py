@@ -66,8 +66,8 @@ class Letters:
         else:
             title = f"round {number}: you play {opponent}"
             prose = [f"Round {number} of {league.name}: you play {opponent} as {side.replace('_', ' ').title()} "
-                     f"in game {game_id}. The game's invitation, with the JOIN line that takes your seat, comes "
-                     f"in a separate mail.",
+                     f"in {view.plays(number).title}, game {game_id}. The game's invitation, with the JOIN line "
+                     f"that takes your seat, comes in a separate mail.",
                      f"The round ends {when(ends_at)}; a game still running then is decided "
                      f"{self._timeout_words(league)}."]
         heading = f"{league.name}: {title}"
@@ -130,7 +130,12 @@ class Letters:
         if breaks:
             text += ("Ties are broken by " + ", then ".join(breaks) + " (Buch: Buchholz, the opponents' points; "
                      "S-B: Sonneborn-Berger; H2H: points against the members still level). ")
-        text += "The side columns give won-drawn-lost on each side. Rating: Glicko-2, across the club."
+        if view.several:
+            text += ("The side columns give won-drawn-lost on each seat: the side each game lists first, and "
+                     "second. Rating: Glicko-2 across the club and every game (the league page shows each "
+                     "game's own).")
+        else:
+            text += "The side columns give won-drawn-lost on each side. Rating: Glicko-2, across the club."
         return textwrap.wrap(text, 72, break_on_hyphens=False)
 
     def offer(self, session: Session, league: League, recipient: str, offer_id: int, game_id: str, role: str,

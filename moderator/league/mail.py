@@ -21,7 +21,7 @@ from moderator.clock import Clock
 from moderator.league.letters import Letters
 from moderator.league.model import LeagueError
 from moderator.league.office import LeagueOffice, SignUp, member_secret_hash
-from moderator.league.report import build_view
+from moderator.league.report import build_view, titles
 from moderator.league.reserves import Reserves
 from moderator.league.rounds import RoundKeeper
 from moderator.mail.commands import BY_NAME, MEMBER, ORGANISER, names_for
@@ -124,7 +124,7 @@ class LeagueDesk:
             member, secret = self.office.sign_up(session, league, entry)
         except LeagueError as error:
             return self._receipt(session, league, letter.sender, [f"Your sign-up was not taken: {error}."])
-        reply = self.letters.welcome(session, league, member, secret, self.registry.get(league.engine).info.title)
+        reply = self.letters.welcome(session, league, member, secret, titles(self.registry, league))
         return Outcome("joined", f"{letter.sender} joined league {league.id}", "", [reply])
 
     @staticmethod
@@ -223,7 +223,7 @@ class LeagueDesk:
             if command == "ADD":
                 member, secret = self.office.sign_up(session, league, SignUp(words[0].lower(), " ".join(words[1:])),
                                                      by_referee=True)
-                self.letters.welcome(session, league, member, secret, self.registry.get(league.engine).info.title)
+                self.letters.welcome(session, league, member, secret, titles(self.registry, league))
                 return f"{member.address} is a member; their secret was mailed to them."
             if command == "REMOVE":
                 member = self.office.leave(session, league, words[0].lower(), "removed")

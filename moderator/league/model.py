@@ -1,7 +1,8 @@
 """What a league is, as plain values (issue 15): its format, its policies, and the results it keeps.
 
-A league is declared once, when it is made: the game and its options, the format, how many rounds
-and how long each lasts, the tie-breaks that order its standings, what happens to a game still
+A league is declared once, when it is made: its games (one or several, each with its scenario and
+rule options, and the schedule of which round plays which: league/games.py), the format, how many
+rounds and how long each lasts, the tie-breaks that order its standings, what happens to a game still
 running when its round's time is out, and what happens to a seat nobody takes over.  These values
 are pure: the store keeps them as columns and JSON, the pairing and standings modules read them.
 """
@@ -46,13 +47,24 @@ class PairingImpossible(LeagueError):
 
 
 @dataclass(frozen=True)
-class Declaration:
-    """Everything declared when a league is made; `check` raises LeagueError on a bad value."""
+class DeclaredGame:
+    """One of a league's games: the registered game's id, its scenario (None: the first) and its rule options."""
 
-    name: str
     engine: str
     scenario: str | None = None
     options: dict[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """Everything declared when a league is made; `check` raises LeagueError on a bad value (the games
+    themselves are checked against the registry when the league is made, league/games.py)."""
+
+    name: str
+    games: tuple[DeclaredGame, ...]
+    # The games' keys (a game's id, or id:scenario for a game declared twice), round after round in a
+    # cycle that repeats; empty: the games in the order declared (league/games.py).
+    schedule: tuple[str, ...] = ()
     format: Format = "swiss"
     rounds: int = 3
     round_days: float = 14.0
@@ -74,6 +86,8 @@ class Declaration:
 
     def check(self) -> None:
         """Raises LeagueError naming the first value that cannot be used."""
+        if not self.games:
+            raise LeagueError("a league plays at least one game")
         if self.format not in FORMATS:
             raise LeagueError(f"format must be one of {', '.join(FORMATS)}, not '{self.format}'")
         if self.timeout not in TIMEOUT_POLICIES:

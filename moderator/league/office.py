@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sqlmodel import Session
 
 from moderator.clock import Clock
+from moderator.league.games import declared_games, every_side, games_json, keys_of, resolved
 from moderator.league.model import RECORD_DECISIONS, Declaration, LeagueError
 from moderator.registry import Registry
 from moderator.service.games import new_secret, token_hash
@@ -48,8 +49,10 @@ def member_secret_hash(league_id: str, address: str, secret: str) -> str:
 
 
 def declaration_of(league: League) -> Declaration:
-    """The declaration a league row was made from."""
-    return Declaration(league.name, league.engine, league.scenario or None, json.loads(league.options_json),
+    """The declaration a league row was made from (its sign-up already closed: no sign-up days left)."""
+    games = declared_games(league)
+    keys = keys_of(games)
+    return Declaration(league.name, tuple(games), tuple(keys[i] for i in json.loads(league.schedule_json or "[]")),
                        league.format, league.rounds, league.round_days, 0.0, league.timeout,  # type: ignore[arg-type]
                        tuple(t for t in league.tie_breaks.split(",") if t),  # type: ignore[misc]
                        league.turn_hours, league.nmr_limit, league.reserve_hours, league.fallback,  # type: ignore[arg-type]
@@ -72,55 +75,6 @@ def unreliable(session: Session, league: League, addresses: Sequence[str]) -> se
             if share < league.pair_reliability}
 
 
-@dataclass(frozen=True)
-class Seating:
-    """The game's two sides as a league pairs them: each side's name and its seats, one or a team's."""
-
-    names: tuple[str, str]
-    roles: tuple[tuple[str, ...], tuple[str, ...]]
-
-    @property
-    def team_size(self) -> int:
-        """Seats a side: 1 pairs members, more pairs teams of that many members."""
-        return len(self.roles[0])
-
-    @property
-    def every_role(self) -> tuple[str, ...]:
-        return self.roles[0] + self.roles[1]
-
-    def side_of(self, role: str) -> int:
-        """0 for a role of the first side, 1 for one of the second."""
-        return 0 if role in self.roles[0] else 1
-
-    def other_side(self, role: str) -> str:
-        return self.names[1 - self.side_of(role)]
-
-    def seats(self, first: Sequence[str], second: Sequence[str]) -> dict[str, str]:
-        """Each role's address: the first side's seats to `first` (a team in order), the second's to `second`."""
-        return dict(zip(self.roles[0], first, strict=True)) | dict(zip(self.roles[1], second, strict=True))
-
-
-def seating_of(registry: Registry, league: League) -> Seating:
-    """The sides and seats of the league's game; raises LeagueError for a game a league cannot pair
-    (not two sides of as many seats each)."""
-    info = registry.get(league.engine).info
-    return seating_for(info.title, info.scenario(league.scenario or None).sides())
-
-
-def seating_for(title: str, sides: Sequence[tuple[str, tuple[str, ...]]]) -> Seating:
-    """The two sides of equal seats a league pairs; raises LeagueError naming what the game has instead."""
-    if len(sides) != 2 or len(sides[0][1]) != len(sides[1][1]):
-        seats = " and ".join(f"{len(roles)} ({name})" for name, roles in sides)
-        raise LeagueError(f"leagues pair two sides of as many seats each (a member a seat, or a team a side); "
-                          f"{title} has sides of {seats} seats, which are not paired")
-    return Seating((sides[0][0], sides[1][0]), (sides[0][1], sides[1][1]))
-
-
-def sides_of(registry: Registry, league: League) -> tuple[str, str]:
-    """The game's two sides, first and second (the first member or team of a pairing plays the first)."""
-    return seating_of(registry, league).names
-
-
 class LeagueOffice:
     """Declares leagues and keeps their members; needs the database, the clock and the games."""
 
@@ -130,21 +84,18 @@ class LeagueOffice:
         self.registry = registry
 
     def declare(self, declaration: Declaration, league_id: str, referee_address: str) -> CreatedLeague:
-        """Make a league open for sign-up; raises LeagueError (a bad declaration, a taken id) or
-        UnknownGame / OptionError (the game or its options)."""
+        """Make a league open for sign-up; raises LeagueError (a bad declaration, games that do not seat
+        alike, a taken id) or UnknownGame / OptionError (a game or its options)."""
         declaration.check()
-        engine = self.registry.get(declaration.engine)
-        scenario = engine.info.scenario(declaration.scenario).name
-        options = engine.info.chosen_options(declaration.options)
-        seating_for(engine.info.title, engine.info.scenario(scenario).sides())  # two sides of as many seats
+        games, schedule = resolved(self.registry, declaration)
         token, referee_secret = new_secret(), new_secret()
         now = self.clock.now()
         with self.database.session() as session:
             if stored.league(session, league_id) is not None:
                 raise LeagueError(f"there is already a league '{league_id}'")
             session.add(League(
-                id=league_id, name=declaration.name, engine=declaration.engine, scenario=scenario,
-                options_json=json.dumps(options, sort_keys=True), format=declaration.format,
+                id=league_id, name=declaration.name, games_json=games_json(games),
+                schedule_json=json.dumps(schedule), format=declaration.format,
                 rounds=declaration.rounds, round_days=declaration.round_days,
                 signup_deadline=now + timedelta(days=declaration.signup_days), timeout=declaration.timeout,
                 tie_breaks=",".join(declaration.tie_breaks), turn_hours=declaration.turn_hours,
@@ -206,12 +157,14 @@ class LeagueOffice:
             raise LeagueError(f"'{zone}' is not a time zone name; use one like Europe/Madrid or UTC") from None
 
     def checked_sides(self, league: League, sides: Sequence[str]) -> list[str]:
-        """The preferred sides, each one of the game's; raises LeagueError naming the unknown one."""
-        known = sides_of(self.registry, league)
+        """The preferred sides, each a side of one of the league's games (round 1 honours the first that
+        its game has); raises LeagueError naming the unknown one."""
+        known = every_side(self.registry, league)
         wanted = [side.lower() for side in sides]
         unknown = [side for side in wanted if side not in known]
         if unknown:
-            raise LeagueError(f"'{unknown[0]}' is not a side of this game; its sides are {', '.join(known)}")
+            where = "this game" if len(declared_games(league)) == 1 else "the league's games"
+            raise LeagueError(f"'{unknown[0]}' is not a side of {where}; the sides are {', '.join(known)}")
         return wanted
 
     def seed(self, session: Session, league: League, address: str, seed: int) -> LeagueMember:

@@ -1,6 +1,7 @@
-"""The static league page (issue 15): standings, every round's pairings with each game's status and a
-link to its archive, the reliability ledger, and the `.ics` calendars, written into one directory that
-opens from disk (like the game archive, service/archive_html.py)."""
+"""The static league page (issue 15): standings, every round's pairings with each game's title, status
+and a link to its archive, the reliability ledger, and the `.ics` calendars, written into one
+directory that opens from disk (like the game archive, service/archive_html.py).  A league of several
+games shows each member's rating in each game beside the overall one."""
 
 from __future__ import annotations
 
@@ -87,11 +88,16 @@ class LeaguePage:
             held = next((r for r in view.rounds if r.number == number), None)
             games = [dict(vars(line), link=links.get(line.game_id or ""), deadline=when(line.deadline)
                           if line.deadline else "") for line in view.round_games(number)]
+            plays = view.plays(number)
             rounds.append({"number": number, "current": number == view.league.current_round
                            and view.league.status == "running", "games": games,
+                           "title": plays.title, "sides": [_side_name(side) for side in plays.sides],
                            "starts": when(as_utc(held.starts_at)) if held else "",
                            "ends": when(as_utc(held.ends_at)) if held else ""})
-        return {"info": info, "sides": view.sides, "rows": [self._row(view, row) for row in view.table],
+        rated = list(view.game_titles.items()) if view.several else []
+        return {"info": info, "sides": [_side_name(side) for side in view.sides],
+                "rows": [self._row(view, row) for row in view.table],
+                "rated_games": rated,
                 "tie_names": TIE_NAMES, "rounds": list(reversed(rounds)),
                 "ladder": [view.name(m) for m in view.ladder] if view.league.format == "ladder" else [],
                 "reliability": self._ledger(view), "written": when(self.clock.now()),
@@ -106,7 +112,9 @@ class LeaguePage:
                 "record": f"{row.wins}-{row.draws}-{row.losses}", "left": member.status in ("withdrawn", "removed"),
                 "breaks": [f"{row.tie_breaks.get(b, 0.0):g}" for b in breaks],
                 "sides": [row.side_record(side) for side in view.sides],
-                "rating": _rating_text(view, row.member_id, rating)}
+                "rating": _rating_text(view, row.member_id, rating),
+                "game_ratings": [_rating_text(view, row.member_id, view.game_ratings[engine].get(member.address),
+                                              engine) for engine in view.game_ratings] if view.several else []}
 
     @staticmethod
     def _ledger(view: LeagueView) -> list[dict[str, Any]]:
@@ -126,7 +134,8 @@ class LeaguePage:
         stamp = self.clock.now()
         league = view.league
         rounds = [Deadline(f"{league.id}-round-{r.number}@moderator", _utc(r.ends_at),
-                           f"{league.name}: round {r.number} ends") for r in view.rounds]
+                           f"{league.name}: round {r.number} ends", f"Round {r.number} plays "
+                           f"{view.plays(r.number).title}.") for r in view.rounds]
         feeds = {"league.ics": calendar(league.name, rounds, stamp)}
         for member in view.members.values():
             mine = list(rounds) + self._game_deadlines(session, view, member)
@@ -149,16 +158,25 @@ class LeaguePage:
                 for key, due in json.loads(seat.deadlines_json or "{}").items():
                     deadlines.append(Deadline(f"{game.id}-{seat.role}-{key}@moderator",
                                               _utc(datetime.fromisoformat(due)),
-                                              f"{game.id}: your {seat.role} orders are due", f"Decision {key}"))
+                                              f"{line.title}, {game.id}: your {seat.role} orders are due",
+                                              f"Decision {key}"))
         return deadlines
 
 
-def _rating_text(view: LeagueView, member_id: int, rating: Rating | None) -> str:
-    """A member's Glicko-2 rating and deviation, or a team's OpenSkill strength (league/report.py)."""
+def _rating_text(view: LeagueView, member_id: int, rating: Rating | None, engine: str | None = None) -> str:
+    """A member's Glicko-2 rating and deviation, or a team's OpenSkill strength (league/report.py), overall;
+    in one game (`engine`) the figure alone, so that a column a game keeps the table narrow."""
     if view.teams:
-        skill = view.team_skill(member_id)
-        return f"{skill:.1f} (OpenSkill)" if skill is not None else "-"
-    return f"{rating.rating:.0f} ± {rating.deviation:.0f}" if rating and rating.games else "-"
+        skill = view.team_skill(member_id, engine)
+        return "-" if skill is None else f"{skill:.1f}" if engine else f"{skill:.1f} (OpenSkill)"
+    if not rating or not rating.games:
+        return "-"
+    return f"{rating.rating:.0f}" if engine else f"{rating.rating:.0f} ± {rating.deviation:.0f}"
+
+
+def _side_name(side: str) -> str:
+    """A side or a seat as a heading: "soviet_guards" reads "Soviet Guards", "north/red" "North/Red"."""
+    return side.replace("_", " ").title()
 
 
 def _utc(moment: datetime) -> datetime:

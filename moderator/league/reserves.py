@@ -6,7 +6,8 @@ room for another game (their AVAILABILITY) ordered by how close their rating is 
 player's, three at a time; the first to ACCEPT before the offer's deadline takes the seat (a new
 address and secret: the old secret dies, through the referee's REPLACE) and everyone concerned is
 told.  Nobody by the deadline: the league's declared fallback, a forfeit of the seat or the
-referee's adjudication, or the game's bot playing the seat on (league/botseats.py).
+referee's adjudication, or the game's bot playing the seat on (league/botseats.py), the bot of the
+game the seat is in, whichever of the league's games its round plays.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ from sqlmodel import Session
 from moderator.clock import Clock, as_utc
 from moderator.league import teams
 from moderator.league.botseats import BotSeats, is_bot
+from moderator.league.games import seating_of
 from moderator.league.letters import Letters
 from moderator.league.model import LeagueError
-from moderator.league.office import seating_of, sides_of
 from moderator.league.outcomes import missed_since, result_of, stop_game
 from moderator.league.ratings import OVERALL
 from moderator.registry import Registry
@@ -56,7 +57,7 @@ class Reserves:
 
     def check(self, session: Session, league: League, now: datetime) -> None:
         """Offer the seats whose players passed the NMR limit; apply the fallback to expired offers."""
-        roles = seating_of(self.registry, league).every_role
+        roles = seating_of(self.registry, league, league.current_round).every_role
         for row in stored.games(session, league.id, league.current_round):
             if row.result != "pending" or row.game_id is None or row.waiting:
                 continue
@@ -82,7 +83,7 @@ class Reserves:
     def vacate(self, session: Session, league: League, member: LeagueMember, now: datetime) -> list[str]:
         """A member left: offer each seat they hold in a running game; returns the games."""
         games = []
-        seating = seating_of(self.registry, league)
+        seating = seating_of(self.registry, league, league.current_round)
         formed = teams.teams_of(league)
         place = teams.team_with(formed, member.id or 0) or (member.id, 0)  # (who is paired, the member's seat)
         for row in stored.games(session, league.id, league.current_round):
@@ -174,7 +175,7 @@ class Reserves:
             self.bots.take_over(session, league, row, offer.role, now)
             return
         table = load_table(session, self.registry, row.game_id, for_update=True)
-        seating = seating_of(self.registry, league)
+        seating = seating_of(self.registry, league, row.round)
         sides = seating.names
         if league.fallback == "forfeit":
             winner = seating.other_side(offer.role)
@@ -191,7 +192,7 @@ class Reserves:
         table.session.add(row)
         if table.game.status == "running":
             self.controls.apply(table, "PAUSE", "", source="league")
-        sides = " or ".join(sides_of(self.registry, league))
+        sides = " or ".join(seating_of(self.registry, league, row.round).names)
         self.letters.to_referee(table.session, league, f"adjudicate {table.game.id}", [
             f"Game {table.game.id} needs your adjudication: {why}.",
             f"Reply with 'LEAGUE {league.id}', 'ROLE referee', your league SECRET and "

@@ -1,11 +1,12 @@
 """A league's rounds (issue 15), run by the same jobs as the games.
 
 When the sign-up closes the members are seeded (the referee's seeds first, then by club rating) and
-round 1 is paired.  Each round's games are created through the lobby at the round's start, so every
-player gets the house's invitation; a round ends when all its games have ended, or when its time
-runs out (the league's declared policy then decides the games still running).  At a round's end the
-ratings are updated, every member is mailed the standings, and the next round is paired, or the
-league is over.
+round 1 is paired.  Each round's games are created through the lobby at the round's start, in the
+game the league's schedule gives the round (league/games.py), so every player gets the house's
+invitation; a round ends when all its games have ended, or when its time runs out (the league's
+declared policy then decides the games still running, by the score of their own game's engine).
+At a round's end the ratings are updated (for the round's game and overall), every member is
+mailed the standings, and the next round is paired, or the league is over.
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ from sqlmodel import Session
 from moderator.clock import Clock, as_utc
 from moderator.league import pairing, teams
 from moderator.league.botseats import is_bot
+from moderator.league.games import Seating, game_of_round, seating_of, seating_of_game, team_size
 from moderator.league.letters import Letters
 from moderator.league.model import Entrant, LeagueError, Pairing
-from moderator.league.office import LeagueOffice, Seating, seating_of, sides_of, unreliable
+from moderator.league.office import LeagueOffice, unreliable
 from moderator.league.outcomes import finished_result, record_ledger, result_of, score_at_timeout, stop_game
 from moderator.league.ratings import OVERALL, Glicko, RatedGame, Skill, glicko_period, team_game
 from moderator.league.report import build_view, played_of
@@ -80,7 +82,7 @@ class RoundKeeper:
         with self.database.session() as session:
             league = self._league(session, league_id)
             active = stored.members(session, league_id, ["active"])
-            size = seating_of(self.registry, league).team_size
+            size = team_size(self.registry, league)
             if len(active) < 2 * size:
                 league.signup_deadline = now + timedelta(days=1)
                 session.add(league)
@@ -159,11 +161,13 @@ class RoundKeeper:
                         not doubtful.intersection(addresses[u.id])) for u in units if u.id is not None]
 
     def _preferred(self, session: Session, league: League, pairings: Sequence[Pairing]) -> list[Pairing]:
-        """In round 1 (no sides to even out yet) the members' preferred sides decide who plays which."""
+        """In round 1 (no sides to even out yet) the members' preferred sides decide who plays which: each
+        member's first wish that round 1's game has (a member may name sides of every game of the league)."""
         if league.current_round > 0:
             return list(pairings)
-        sides = sides_of(self.registry, league)
-        wishes = {m.id: m.sides.split(",")[0] if m.sides else "" for m in stored.members(session, league.id)}
+        sides = seating_of(self.registry, league, 1).names
+        wishes = {m.id: next((side for side in m.sides.split(",") if side in sides), "")
+                  for m in stored.members(session, league.id)}
         out = []
         for p in pairings:
             if p.second is not None and (wishes[p.first] == sides[1] or wishes[p.second] == sides[0]) \
@@ -203,7 +207,8 @@ class RoundKeeper:
             members = {m.id: m for m in stored.members(session, league_id)}
         if not rows:
             return
-        seating = seating_of(self.registry, league)
+        game = game_of_round(league, league.current_round)
+        seating = seating_of_game(self.registry, game)
         formed = teams.teams_of(league)
         secrets = {}
         settings: dict[str, object] = {}
@@ -214,7 +219,7 @@ class RoundKeeper:
         for row in rows:
             first, second = ([members[i].address for i in teams.unit(formed, member_id)]
                              for member_id in (row.first_id, row.second_id or 0))
-            created = self.make_game(league.engine, league.scenario or None, json.loads(league.options_json),
+            created = self.make_game(game.engine, game.scenario, game.options,
                                      addresses=seating.seats(first, second),
                                      referee_address=league.referee_address, settings=settings)
             secrets[created.game_id] = created.referee_secret
@@ -231,9 +236,10 @@ class RoundKeeper:
         number = league.current_round
         current = stored.round_of(session, league.id, number)
         assert current is not None
+        sides = view.plays(number).sides
         for row in stored.games(session, league.id, number):
-            for unit_id, side, other in ((row.first_id, view.sides[0], row.second_id),
-                                         (row.second_id, view.sides[1], row.first_id)):
+            for unit_id, side, other in ((row.first_id, sides[0], row.second_id),
+                                         (row.second_id, sides[1], row.first_id)):
                 for member_id in teams.unit(view.teams, unit_id) if unit_id is not None else []:
                     if view.members[member_id].status not in ("active",):
                         continue
@@ -272,7 +278,7 @@ class RoundKeeper:
 
     def _collect(self, session: Session, league: League, now: datetime) -> None:
         """Results of the round's games that ended; their players' reliability ledgers."""
-        seating = seating_of(self.registry, league)
+        seating = seating_of(self.registry, league, league.current_round)
         sides = seating.names
         formed = teams.teams_of(league)
         for row in stored.games(session, league.id, league.current_round):
@@ -297,8 +303,9 @@ class RoundKeeper:
                 session.add(entry)
 
     def _time_out(self, session: Session, league: League, now: datetime) -> None:
-        """The round's time is out: each game still running is decided by the declared policy."""
-        sides = sides_of(self.registry, league)
+        """The round's time is out: each game still running is decided by the declared policy (the score
+        is the round's game's own: `score_at_timeout` asks the engine the game was made with)."""
+        sides = seating_of(self.registry, league, league.current_round).names
         for row in stored.games(session, league.id, league.current_round):
             if row.result != "pending" or row.game_id is None or row.waiting:
                 continue
@@ -317,7 +324,7 @@ class RoundKeeper:
         row = stored.game_by_game_id(session, game_id.lower())
         if row is None or row.league_id != league.id:
             raise LeagueError(f"{game_id} is not a game of league {league.id}")
-        sides = sides_of(self.registry, league)
+        sides = seating_of(self.registry, league, row.round).names
         winner = None if side.lower() == "draw" else side.lower()
         if winner is not None and winner not in sides:
             raise LeagueError(f"RESULT needs a side ({', '.join(sides)}) or DRAW")
@@ -337,7 +344,7 @@ class RoundKeeper:
         current.status = "over"
         session.add(current)
         rows = stored.games(session, league.id, current.number)
-        self._rate(session, league, rows, now)
+        self._rate(session, league, current.number, rows, now)
         if league.format == "ladder":
             league.ladder_json = json.dumps(pairing.ladder_after(json.loads(league.ladder_json), played_of(rows)))
         final = current.number >= league.rounds
@@ -350,16 +357,17 @@ class RoundKeeper:
         self.letters.standings(session, build_view(session, self.registry, league, through=current.number),
                                current.number, final)
 
-    def _rate(self, session: Session, league: League, rows: Sequence[LeagueGame], now: datetime) -> None:
-        """One Glicko-2 rating period per round, for the game and overall (OpenSkill for games of teams);
-        byes, forfeits and games a bot finished are not rated."""
+    def _rate(self, session: Session, league: League, number: int, rows: Sequence[LeagueGame], now: datetime) -> None:
+        """One Glicko-2 rating period per round, for the round's game and overall (OpenSkill for games of
+        teams); byes, forfeits and games a bot finished are not rated."""
         members: dict[int | None, LeagueMember] = {m.id: m for m in stored.members(session, league.id)}
-        seating = seating_of(self.registry, league)
+        game = game_of_round(league, number)
+        seating = seating_of_game(self.registry, game)
         sides = seating.names
         rated = [row for row in rows if row.second_id is not None and row.how not in ("forfeit", "bye", "bot")
                  and row.result != "pending"]
         if seating.team_size > 1:
-            self._rate_teams(session, league, seating, rated, members, now)
+            self._rate_teams(session, league, game.engine, seating, rated, members, now)
             return
         games = []
         for row in rated:
@@ -368,7 +376,7 @@ class RoundKeeper:
             second = substitutes.get(sides[1], members[row.second_id].address)
             games.append(RatedGame(first, second, {"first": 1.0, "second": 0.0}.get(row.result, 0.5)))
         players = {g.first for g in games} | {g.second for g in games}
-        for scope in (league.engine, OVERALL):
+        for scope in (game.engine, OVERALL):
             kept = {address: stored.rating_row(session, address, scope) for address in players}
             before = {a: Glicko(r.rating, r.deviation, r.volatility) for a, r in kept.items()}
             for address, rating in glicko_period(before, games).items():
@@ -378,17 +386,17 @@ class RoundKeeper:
                 held.updated_at = now
                 session.add(held)
 
-    def _rate_teams(self, session: Session, league: League, seating: Seating, rows: Sequence[LeagueGame],
-                    members: dict[int | None, LeagueMember], now: datetime) -> None:
+    def _rate_teams(self, session: Session, league: League, engine: str, seating: Seating,
+                    rows: Sequence[LeagueGame], members: dict[int | None, LeagueMember], now: datetime) -> None:
         """Each game of teams rated with OpenSkill, every seat's player (a reserve who took one over
-        included) for the game and overall."""
+        included) for the game (`engine`) and overall."""
         formed = teams.teams_of(league)
         for row in rows:
             seats = seating.seats(*([members[i].address for i in teams.unit(formed, unit_id)]
                                     for unit_id in (row.first_id, row.second_id or 0)))
             seats |= json.loads(row.substitutes_json)
             ranks = {"first": [1, 2], "second": [2, 1]}.get(row.result, [1, 1])
-            for scope in (league.engine, OVERALL):
+            for scope in (engine, OVERALL):
                 kept = [[stored.rating_row(session, seats[role], scope) for role in side] for side in seating.roles]
                 after = team_game([[Skill(r.mu, r.sigma) for r in side] for side in kept], ranks)
                 for held, skill in zip((r for side in kept for r in side), (k for side in after for k in side),

@@ -1,4 +1,5 @@
-"""The league tables (issue 15); migration 0010 creates them, 0012 adds the grace and the pairing reliability.
+"""The league tables (issue 15); migration 0010 creates them, 0012 adds the grace and the pairing reliability,
+0013 turns a league's one game into a list of games and a schedule.
 
 A league's declaration is kept as columns; its members, rounds and pairings as rows; ratings and
 the reliability ledger belong to the club (keyed by address), not to one league.
@@ -17,9 +18,10 @@ class League(SQLModel, table=True):
 
     id: str = Field(primary_key=True, max_length=64)
     name: str = Field(max_length=200)
-    engine: str = Field(max_length=32)
-    scenario: str = Field(default="", max_length=64)
-    options_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))
+    # The league's games, [{engine, scenario, options}] in the order declared, and the schedule (their
+    # places, round after round in a cycle; [] plays them in the order declared): league/games.py; 0013.
+    games_json: str = Field(default="[]", sa_column=Column(Text, nullable=False, server_default="[]"))
+    schedule_json: str = Field(default="[]", sa_column=Column(Text, nullable=False, server_default="[]"))
     format: str = Field(max_length=24)  # round-robin|double-round-robin|swiss|ladder
     rounds: int
     round_days: float
@@ -111,7 +113,7 @@ class ReserveOffer(SQLModel, table=True):
 
 
 class Rating(SQLModel, table=True):
-    """A club member's rating for one game (`scope` is the engine id) or overall ("*")."""
+    """A club member's rating for one game (`scope` is the game's id) or overall ("*")."""
 
     __tablename__ = "rating"
     __table_args__ = (UniqueConstraint("address", "scope"),)

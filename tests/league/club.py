@@ -10,7 +10,7 @@ from typing import Any
 
 from moderator.app import App
 from moderator.core.contract import Outcome
-from moderator.league.model import Declaration
+from moderator.league.model import Declaration, DeclaredGame
 from moderator.registry import Registry
 from moderator.store import leagues as stored
 from moderator.store.models import Game, Outbox
@@ -47,9 +47,10 @@ class Club:
     seen: int = 0  # outbox rows already read for invitations
 
     @classmethod
-    def found(cls, app: App, league_id: str = "cup", **declared) -> Club:
-        declaration = Declaration(**{"name": "Duel Cup", "engine": "duel", "rounds": 3, "round_days": 10.0,
-                                     "signup_days": 2.0, **declared})
+    def found(cls, app: App, league_id: str = "cup", engine: str = "duel", **declared) -> Club:
+        """A league of `engine` (or of the `games` declared) open for sign-up."""
+        declaration = Declaration(**{"name": "Duel Cup", "games": (DeclaredGame(engine),), "rounds": 3,
+                                     "round_days": 10.0, "signup_days": 2.0, **declared})
         created = app.leagues.office.declare(declaration, league_id, REFEREE)
         return cls(app, league_id, created.signup_token, created.referee_secret)
 

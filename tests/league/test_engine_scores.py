@@ -170,15 +170,41 @@ def test_a_four_player_stalingrad_league_game_out_of_time_is_decided_for_the_tea
 
 def timed_out_league(tmp_path, game: str, scenario: str | None, players: tuple[str, ...]) -> Any:
     """A round robin of one round whose only game nobody plays: the round's day runs out first."""
+    from moderator.league.model import DeclaredGame
     from moderator.registry import product_registry
     from tests.conftest import make_app
     from tests.league.club import Club
 
     app = make_app(tmp_path, registry=product_registry())
-    club = Club.found(app, engine=game, scenario=scenario, format="round-robin", round_days=1.0, turn_hours=72.0,
-                      timeout="score", nmr_limit=50)
+    club = Club.found(app, games=(DeclaredGame(game, scenario),), format="round-robin", round_days=1.0,
+                      turn_hours=72.0, timeout="score", nmr_limit=50)
     for address in players:
         assert club.join(address).status == "joined"
     club.referee("START\n")
     club.run()
     return club
+
+
+def test_a_league_of_vmt_and_narva_scores_each_round_out_of_time_by_that_round_s_game(tmp_path):
+    """A double round robin over VMT then Narva, each round out of time under the "score" policy: round 1
+    is scored by VMT (the Soviets' 12 VP to none, L429: the second seat wins), round 2 by Narva (the
+    Soviets' 1 VP is a German Massive victory, 13.2: the first seat wins)."""
+    from moderator.league.model import DeclaredGame
+    from moderator.registry import product_registry
+    from moderator.store.models import Game
+    from tests.conftest import make_app
+    from tests.league.club import Club
+
+    app = make_app(tmp_path, registry=product_registry())
+    club = Club.found(app, games=(DeclaredGame("vmt"), DeclaredGame("narva")), format="double-round-robin",
+                      round_days=1.0, turn_hours=72.0, timeout="score", nmr_limit=50)
+    for address in ("ann@club.test", "bob@club.test"):
+        club.join(address)
+    club.referee("START\n")
+    club.run()
+    rows = club.games()
+    with app.db.session() as session:
+        engines = [session.get(Game, row.game_id).engine for row in rows]
+    assert engines == ["vmt", "narva"]
+    assert [(row.round, row.how, row.result) for row in rows] == [(1, "score", "second"), (2, "score", "first")]
+    assert rows[0].first_id == rows[1].second_id  # the return game swaps the seats

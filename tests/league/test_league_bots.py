@@ -17,7 +17,7 @@ from tests.league.club import mails_to
 
 def test_a_league_of_bots_plays_to_its_final_standings_by_mail(tmp_path):
     app = make_app(tmp_path)
-    plan = DemoPlan(engine="duel", players=8, reserves=2, rounds=3, round_days=2.0, turn_hours=72.0,
+    plan = DemoPlan(games=("duel",), players=8, reserves=2, rounds=3, round_days=2.0, turn_hours=72.0,
                     withdrawing_member=3, silent_member=5)
     summary = run_league_demo(app, plan, seed=7)
     with app.db.session() as session:

@@ -46,17 +46,25 @@ def test_a_league_is_declared_filled_started_and_shown_from_the_console(cli_app)
     assert page.exit_code == 0 and (cli_app.settings.data_dir / "leagues" / "cup" / "index.html").exists()
 
 
-def test_moderator_demo_league_plays_a_league_and_leaves_its_page(tmp_path, monkeypatch):
+def test_moderator_demo_league_plays_a_league_of_two_games_and_leaves_a_seat_to_the_bot(tmp_path, monkeypatch):
     from moderator.app import App
     from moderator.registry import Registry
     from tests.testgame.duel import engine as duel
+    from tests.testgame.skirmish.engine import engine as skirmish
 
     monkeypatch.setattr(cli._State, "factory", lambda settings=None, clock=None, **_: App(
-        settings, registry=Registry([duel]), clock=clock))
+        settings, registry=Registry([duel, skirmish]), clock=clock))
     out = tmp_path / "demo"
-    result = invoke("demo", "--league", "--game", "duel", "--out", str(out), "--seed", "2")
+    result = invoke("demo", "--league", "--game", "duel", "--game", "skirmish", "--out", str(out), "--seed", "2")
     assert result.exit_code == 0, result.output
     output = flat(result.output)
-    assert "League Demo Club League finished after 3 rounds" in output and "Player 8" in output
+    assert "League Demo Club League (Duel (test game) and Skirmish (test game)) finished after 3 rounds" in output
+    assert "Rounds played: 1. Duel (test game); 2. Skirmish (test game); 3. Duel (test game)." in output
+    assert "Player 8" in output and "North/Red" in output
+    assert re.search(r"Round 2, skirmish-\d+ \(Skirmish \(test game\)\): reserve\d@club.demo took over", output)
+    assert re.search(r"Round 3, duel-\d+ \(Duel \(test game\)\): no reserve accepted the seat '(north|south)' of "
+                     r"player\d@club.demo, so the game's bot played it on.", output)
     page = out / "leagues" / "demo-league" / "index.html"
     assert f"League page to open: {page}" in output and "Final standings" in page.read_text()
+    several = invoke("demo", "--game", "duel", "--game", "skirmish", "--out", str(tmp_path / "one"))
+    assert several.exit_code == 1 and "a game demo plays one game" in flat(several.output)

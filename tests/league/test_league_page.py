@@ -83,3 +83,4 @@ def test_each_member_s_calendar_holds_the_round_s_end_and_their_games_deadlines(
         assert all(e.get("dtend").dt > e.get("dtstart").dt for e in events)
     assert all(sum("round" in s for s in mine) == 2 for mine in summaries)
     assert sum(any("orders are due" in s for s in mine) for mine in summaries) >= 2  # the side to move
+    assert all(s.startswith("Duel (test game), duel-") for mine in summaries for s in mine if "orders are due" in s)

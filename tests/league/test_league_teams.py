@@ -11,7 +11,7 @@ import json
 import pytest
 
 from moderator.core.contract import GameInfo, ScenarioInfo
-from moderator.league.model import Declaration, LeagueError
+from moderator.league.model import Declaration, DeclaredGame, LeagueError
 from moderator.league.teams import form
 from moderator.registry import Registry
 from moderator.store import games as stored_games
@@ -43,7 +43,7 @@ class Lopsided(TugEngine):
 def test_a_game_that_is_not_two_sides_of_as_many_seats_is_refused(tmp_path, engine, said):
     app = make_app(tmp_path, registry=Registry([engine]))
     with pytest.raises(LeagueError, match="leagues pair two sides of as many seats each") as refused:
-        app.leagues.office.declare(Declaration("X", engine.info.id), "x", REFEREE)
+        app.leagues.office.declare(Declaration("X", (DeclaredGame(engine.info.id),)), "x", REFEREE)
     assert said in str(refused.value)
 
 
