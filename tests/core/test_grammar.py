@@ -107,7 +107,7 @@ def test_an_unknown_name_where_another_form_expects_a_keyword_is_diagnosed_as_an
     that reads a name there says what is wrong. A word like the keyword is still its misspelling."""
     grammar = Grammar([OrderSpec("attach", "none", "ATTACH NONE", "No attachments."),
                        OrderSpec("attach", "units", "ATTACH <units:block...>", "Attach blocks.")])
-    with pytest.raises(ParseError) as unknown:
+    with pytest.raises(ParseError, match=r"^no block '50/12x'") as unknown:
         grammar.parse("ATTACH 50/12x", lexicon())
     assert str(unknown.value).startswith("no block '50/12x'") and "50/121" in unknown.value.suggestions
     with pytest.raises(ParseError, match="expected 'NONE' but found 'NOEN'"):

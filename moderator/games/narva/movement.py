@@ -2,8 +2,8 @@
 
 Players order a destination ("MOVE 381 TO 2223"); the engine finds the path when the order runs,
 so orders written before the turn survive what the enemy did meanwhile.  The path chosen is the
-cheapest in MP, then the one entering fewest enemy zones of control, then the lowest hex numbers:
-a player who wants another route moves in shorter legs.
+cheapest in MP, then the one entering fewest enemy zones of control, then the lowest hex numbers;
+a player who wants another route names the hexes on the way (``MOVE 381 TO 2422 VIA 2323``, ruling N-61).
 """
 
 from __future__ import annotations

@@ -48,7 +48,7 @@ def test_ruling_N_52_a_shared_number_names_the_one_the_question_can_take():
 
 def test_ruling_N_52_a_shared_number_that_could_be_either_unit_is_refused_naming_both():
     board = position({"30GD/191": "2719", "117/191": "3428"}, turn=3)
-    with pytest.raises(ParseError) as refused:
+    with pytest.raises(ParseError, match=r"'191' could be 30GD/191 or 117/191") as refused:
         read(board, "soviet", "MOVE 191 TO 2721", "move")
     assert "'191' could be 30GD/191 or 117/191" in str(refused.value) and "N-52" in str(refused.value)
     assert set(refused.value.suggestions) == {"30GD/191", "117/191"}
@@ -59,7 +59,7 @@ def test_an_unknown_unit_is_refused_as_an_unknown_unit(text, kind):
     """Mails 015 and 022 said "expected 'NONE' but found '185tk'" and "expected 'DONE' but found '191'":
     the word is a unit name nothing on the counters matches, and the refusal says so."""
     board = position({"30GD/191": "2719", "IND/185Tk": "3513"}, turn=2)
-    with pytest.raises(ParseError) as refused:
+    with pytest.raises(ParseError, match=r"^no unit '") as refused:
         read(board, "soviet", text, kind)
     word = text.split()[1]
     assert str(refused.value).startswith(f"no unit '{word}'") and "expected" not in str(refused.value)
