@@ -194,9 +194,18 @@ def tokenize(line: str) -> list[str]:
 
 
 class _Fail(Exception):
-    def __init__(self, position: int, error: ParseError):
+    """Where a form stopped matching and why; `weak` when a keyword was expected and the word there is
+    nothing like it (so another form's reading of that word, "no unit '30Tk'", explains better)."""
+
+    def __init__(self, position: int, error: ParseError, weak: bool = False):
         self.position = position
         self.error = error
+        self.weak = weak
+
+    def beats(self, other: _Fail | None) -> bool:
+        """Whether this failure explains the line better than `other`: it got further, or as far with a
+        reason that is not a weak keyword miss."""
+        return other is None or (self.position, not self.weak) > (other.position, not other.weak)
 
 
 class Grammar:
@@ -241,7 +250,7 @@ class Grammar:
                 args = _Matcher(tokens, lexicon).match(spec.elements)
                 return Order(spec.kind, spec.form, tuple(args.items()))
             except _Fail as fail:
-                if best is None or fail.position > best.position:
+                if fail.beats(best):
                     best = fail
         assert best is not None
         forms = "; ".join(s.syntax for s in specs)
@@ -298,6 +307,8 @@ class Grammar:
         return [(self.kind_titles.get(kind, kind), specs) for kind, specs in sections.items()]
 
 
+#: How alike a word must be to the keyword expected there to be read as a misspelling of it ('DOEN' for DONE).
+_NEAR_KEYWORD = 0.6
 #: The most words one name may be written in ('Superheavy Artillery', 'Red Square', '16th Panzer Division').
 _LONGEST_NAME = 4
 
@@ -361,7 +372,8 @@ class _Matcher:
         token = self.tokens[pos].upper()
         if token != element.word and not (len(token) >= 2 and element.word.startswith(token)
                                            and element.word not in ("->",)):
-            raise _Fail(pos, ParseError(f"expected '{element.word}' but found '{self.tokens[pos]}'"))
+            unlike = difflib.SequenceMatcher(None, token, element.word).ratio() < _NEAR_KEYWORD
+            raise _Fail(pos, ParseError(f"expected '{element.word}' but found '{self.tokens[pos]}'"), weak=unlike)
 
     def optional(self, element: _Optional, elements: Sequence[Any], i: int, pos: int,
                  args: dict[str, Value]) -> int:

@@ -101,6 +101,19 @@ def test_a_misspelt_keyword_after_a_list_is_still_the_keyword():
         GRAMMAR.parse("ASSAULT 50 WIHT 24", lexicon())
 
 
+def test_an_unknown_name_where_another_form_expects_a_keyword_is_diagnosed_as_an_unknown_name():
+    """Issue 12 (Narva hand play, mails 015 and 022): 'ATTACH 185tk' was refused as "expected 'NONE'
+    but found '185tk'" because ATTACH NONE is tried first; the word is nothing like NONE, so the form
+    that reads a name there says what is wrong. A word like the keyword is still its misspelling."""
+    grammar = Grammar([OrderSpec("attach", "none", "ATTACH NONE", "No attachments."),
+                       OrderSpec("attach", "units", "ATTACH <units:block...>", "Attach blocks.")])
+    with pytest.raises(ParseError, match=r"^no block '50/12x'") as unknown:
+        grammar.parse("ATTACH 50/12x", lexicon())
+    assert str(unknown.value).startswith("no block '50/12x'") and "50/121" in unknown.value.suggestions
+    with pytest.raises(ParseError, match="expected 'NONE' but found 'NOEN'"):
+        grammar.parse("ATTACH NOEN", lexicon())
+
+
 def test_a_name_not_found_among_few_lists_them_all():
     lex = Lexicon()
     for card in ("C05", "C12", "C16"):

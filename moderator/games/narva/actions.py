@@ -222,7 +222,7 @@ class FreeMove:
             hq = str(order.get("hq"))
             if hq not in free_move_hqs(board):
                 board.fail(f"{board.unit(hq).name} cannot take the Free Move (two in a row, 4.1.2; or not a corps HQ)",
-                           [f"FREEMOVE HQ {board.unit(h).name}" for h in free_move_hqs(board)[:3]])
+                           [f"FREEMOVE HQ {h}" for h in free_move_hqs(board)[:3]])
             formation = board.unit(hq).formation
             army = board.is_army_hq(hq)
             # ruling N-25 (option any): an Army HQ activates the units of its own army's corps and stays put
@@ -351,7 +351,7 @@ class Rebuild:
         uid = str(order.get("unit"))
         if uid not in rebuildable(board):
             board.fail(f"{board.unit(uid).name} cannot be rebuilt now: {why_not_rebuildable(board, uid)}",
-                       [f"REBUILD {board.unit(u).name}" for u in rebuildable(board)[:3]])
+                       [f"REBUILD {u}" for u in rebuildable(board)[:3]])
         answered(frame)
         self._rebuild(board, uid)
 

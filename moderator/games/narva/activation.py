@@ -149,9 +149,25 @@ class Moves:
                 "free": "Free Move (2.5.4): move, never starting in or entering an enemy ZOC",
                 "regroup": "Regroup (random event): move the formation's units; no combat",
                 "rebuild": "Move the rebuilt unit (11.2.2E)"}.get(frame["mode"], "Movement Segment (6.0)")
-        prompt = (f"{what}: MOVE <units> TO <hex> [STRATEGIC], or MOVE DONE (OPTIONS lists every hex each unit "
-                  f"can reach). Units: {names}.")
-        return ask(frame, frame["side"], "move", prompt, ["MOVE DONE"], "MOVE DONE", context=self.context(frame))
+        prompt = (f"{what}: MOVE <units> TO <hex> [VIA <hexes>] [STRATEGIC], or MOVE DONE (OPTIONS lists every hex "
+                  f"each unit can reach). Units: {names}.")
+        return ask(frame, frame["side"], "move", prompt, ["MOVE DONE", *self.first_steps(board, frame, units)],
+                   "MOVE DONE", context=self.context(frame))
+
+    def first_steps(self, board: Board, frame: MovingFrame, units: list[str]) -> list[str]:
+        """One legal move of each unit that may move, into the first hex next to it it may enter: the
+        question lists them so that a player (and the report of an answer given for them) sees that
+        there was a choice; OPTIONS lists every move (`every_move`)."""
+        out = []
+        for uid in units:
+            for dest in board.neighbours(board.hex_on_map(uid)):
+                try:
+                    find_path(board, uid, dest, rules_for(frame), allowance=self.allowance(board, frame, uid))
+                except IllegalOrder:
+                    continue
+                out.append(f"MOVE {uid} TO {dest}")
+                break
+        return out
 
     def apply_move(self, board: Board, frame: MovingFrame, order: Order) -> None:
         if order.form == "done":
@@ -167,11 +183,12 @@ class Moves:
                 why = "has already moved" if uid in frame["moved"] else \
                     "is pinned (2.5.1.3A)" if board.is_pinned(uid) else \
                     "is not activated now (4.0A, 4.2.6)"
-                board.fail(f"{board.unit(uid).name} {why}", [f"MOVE {board.unit(u).name} TO {dest}" for u in can[:3]])
+                board.fail(f"{board.unit(uid).name} {why}", self.moves_to(board, frame, dest, mode, can))
         answered(frame)
         for uid in units:
             rules = rules_for(frame, mode)
-            path = find_path(board, uid, dest, rules, allowance=self.allowance(board, frame, uid))
+            path = find_path(board, uid, dest, rules, allowance=self.allowance(board, frame, uid),
+                             via=[str(h) for h in order.values("via")])
             start = path.hexes[0]
             follow(board, uid, path)
             frame["moved"].append(uid)
@@ -182,6 +199,19 @@ class Moves:
             board.emit("enemy_moved", side=frame["side"], start=start, end=dest, hidden_from=(frame["side"],),
                        top=self._visible_top(board, dest))
             board.remember("move", side=frame["side"], unit=uid, path=list(path.hexes))
+
+    def moves_to(self, board: Board, frame: MovingFrame, dest: str, mode: str, units: list[str]) -> list[str]:
+        """Up to three legal answers that move another of `units` to `dest` this way (for a refusal)."""
+        out = []
+        for uid in units:
+            try:
+                find_path(board, uid, dest, rules_for(frame, mode), allowance=self.allowance(board, frame, uid))
+            except IllegalOrder:
+                continue
+            out.append(f"MOVE {uid} TO {dest}" + ("" if mode == NORMAL else f" {mode.upper()}"))
+            if len(out) == 3:
+                break
+        return out
 
     @staticmethod
     def allowance(board: Board, frame: MovingFrame, uid: str) -> float:

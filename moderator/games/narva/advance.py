@@ -109,7 +109,7 @@ class Advance:
         for uid in chosen:
             if uid not in eligible:
                 board.fail(f"{board.unit(uid).name} may not advance into {target} (9.6)",
-                           [f"ADVANCE {board.unit(u).name}" for u in eligible[:3]])
+                           [f"ADVANCE {u}" for u in eligible[:3]])
         # HQs in the stack of an advancing unit may go with it (9.6.5)
         hqs = [u for u in chosen if board.is_hq(u)]
         combat = [u for u in chosen if not board.is_hq(u)]

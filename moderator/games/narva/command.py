@@ -331,7 +331,7 @@ class CommandActivation(act.Moves):
         eligible = eligible_hqs(board, frame)
         if hq not in eligible:
             board.fail(f"{board.unit(hq).name} cannot be activated: {why_not_eligible(board, frame, hq)}",
-                       [f"ACTIVATE {board.unit(h).name}" for h in eligible[:3]] or ["PASS"])
+                       [f"ACTIVATE {h}" for h in eligible[:3]] or ["PASS"])
         answered(frame)
         frame["hq"] = hq
         board.data["last_hq"][side] = hq
@@ -386,7 +386,7 @@ class CommandActivation(act.Moves):
         for uid in units:
             if uid not in legal:
                 board.fail(f"{board.unit(uid).name} cannot be attached: {why_not_attachable(board, frame, uid)}",
-                           [f"ATTACH {board.unit(u).name}" for u in legal[:3]])
+                           [f"ATTACH {u}" for u in legal[:3]])
         if len(units) > limit:
             board.fail(f"at most {limit} attached units (4.2.1A, 4.2.3B)")
         if extras:

@@ -35,11 +35,12 @@ from moderator.games.narva import (
 from moderator.games.narva.activation import every_move
 from moderator.games.narva.board import SIDES, Board
 from moderator.games.narva.bot import brains
+from moderator.games.narva.names import lexicon_for
 from moderator.games.narva.orders import GRAMMAR
 from moderator.games.narva.scenario import check_scenario, scenario_named
 from moderator.games.narva.setup import STATE_VERSION, initial_state
 from moderator.games.narva.state import NarvaState
-from moderator.games.narva.views import build_view, lexicon_for
+from moderator.games.narva.views import build_view
 
 HANDLERS: Mapping[str, Handler[Board, Any]] = {
     "turn": sequence.Turn(), "cup": command.CommandPhase(), "command": command.CommandActivation(),

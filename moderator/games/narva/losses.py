@@ -80,7 +80,7 @@ def check_choice(board: Board, frame: LossesFrame, chosen: list[str]) -> None:
         pool = strongest(board, units, frame["by"])
         if chosen[0] not in pool:
             board.fail("the first step must come from the strongest unit (9.4.1): "
-                       + " or ".join(board.unit(u).name for u in pool), [f"LOSS {board.unit(pool[0]).name}"])
+                       + " or ".join(board.unit(u).name for u in pool), [f"LOSS {pool[0]}"])
 
 
 def has_choice(board: Board, frame: LossesFrame) -> bool:

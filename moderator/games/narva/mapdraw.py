@@ -97,6 +97,14 @@ def _when(view: Mapping[str, Any]) -> str:
     return text
 
 
+def _pd_state(marker: Any) -> str:
+    """A PD marker as the title shows it: its column shift, and the boxes left above zero (2.2.10)."""
+    if not isinstance(marker, Mapping):
+        return str(marker)
+    left = f" ({marker['left']}/{marker['boxes']})" if "left" in marker and "boxes" in marker else ""
+    return f"{marker.get('value', '?')}{left}"
+
+
 def _title(draw: ImageDraw.ImageDraw, at: Point, width: float, view: Mapping[str, Any]) -> None:
     """The view's own lines in the legend box: when, whose view, the PD track."""
     x, y = at
@@ -104,8 +112,7 @@ def _title(draw: ImageDraw.ImageDraw, at: Point, width: float, view: Mapping[str
     names = {"11SS": "Nordland", "4SS": "Nederland"}
     parts = [_who(view)]
     if isinstance(pd, Mapping) and pd:
-        parts.append("PD track: " + ", ".join(
-            f"{names.get(d, d)} {v.get('value', '?') if isinstance(v, Mapping) else v}" for d, v in sorted(pd.items())))
+        parts.append("PD track: " + ", ".join(f"{names.get(d, d)} {_pd_state(v)}" for d, v in sorted(pd.items())))
     if view.get("fog"):
         parts.append("fog: enemy stacks show their top counter")
     for line, (text, size) in enumerate(((_when(view), 14.0), (" - ".join(parts), 12.0))):

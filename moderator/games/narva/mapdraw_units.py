@@ -54,10 +54,10 @@ def counter_box(s: float) -> tuple[float, float, float]:
 
 
 def counter(draw: ImageDraw.ImageDraw, at: Point, unit: Mapping[str, Any], s: float, band: RGB | None,
-            ss: bool, keep_clear: float = 0.0) -> None:
-    """One counter: body in the side's colour, formation band on top, name (`keep_clear` pixels
-    away from both sides, where chips lie), and attack-defense-movement (on a light stripe when
-    reduced; an HQ shows a flag and its movement)."""
+            ss: bool, keep_clear: tuple[float, float] = (0.0, 0.0)) -> None:
+    """One counter: body in the side's colour, formation band on top, name (centred in the room left
+    between the chips that lie over its left and right edges, `keep_clear` pixels on each side), and
+    attack-defense-movement (on a light stripe when reduced; an HQ shows a flag and its movement)."""
     x, y = at
     half_w, half_h, _ = counter_box(s)
     side = unit.get("side")
@@ -75,8 +75,9 @@ def counter(draw: ImageDraw.ImageDraw, at: Point, unit: Mapping[str, Any], s: fl
     is_hq = unit.get("type") == "hq"
     if is_hq and label.upper().endswith(" HQ"):
         label = label[:-3]  # the flag says HQ
-    text, size = fit_text(label, 0.4 * s, 2 * (half_w - keep_clear) - 3, 7)
-    draw_text(draw, (x, inner_top + row * 0.5 + 1), text, size, fg)
+    clear_left, clear_right = keep_clear
+    text, size = fit_text(label, 0.4 * s, 2 * half_w - clear_left - clear_right - 3, 7)
+    draw_text(draw, (x + (clear_left - clear_right) / 2, inner_top + row * 0.5 + 1), text, size, fg)
     values_y = inner_top + row * 1.5
     if unit.get("reduced"):  # values on a light stripe, like the printed back of a counter
         stripe = WHITE if ss or side == "german" else TAN
@@ -131,13 +132,16 @@ def draw_stack(draw: ImageDraw.ImageDraw, frame: Frame, scenario: Scenario, h: s
     if stack.get("pinned"):
         chips.append((-1.0, "P", PIN, INK))
     places = []
+    overlap = {-1.0: 0.0, 1.0: 0.0}  # how far each chip reaches over the counter's left and right edge
     for sign, text, _fill, _fg in chips:
         w = tag_width(text, tag_size)
         places.append((cx + sign * min(half_w + w / 2 - 1, room - w / 2), w))
-    overlap = max((half_w - (abs(x - cx) - w / 2) for x, w in places), default=0.0)
+        overlap[sign] = max(0.0, half_w - (abs(places[-1][0] - cx) - w / 2))
     if units:
         band, ss = _formation_look(scenario, units[0])
-        counter(draw, at, units[0], s, band, ss, keep_clear=max(0.0, overlap))
+        # The name keeps clear of the chips on its own side only, so that a stack's "x2" does not cut a
+        # four-digit name ("1074") short where the left edge is free.
+        counter(draw, at, units[0], s, band, ss, keep_clear=(overlap[-1.0], overlap[1.0]))
     for (_sign, text, fill, fg), (x, _) in zip(chips, places, strict=True):
         tag(draw, (x, y), text, fill, fg, tag_size)
     marker = stack.get("marker")

@@ -2,13 +2,14 @@
 
 Players order a destination ("MOVE 381 TO 2223"); the engine finds the path when the order runs,
 so orders written before the turn survive what the enemy did meanwhile.  The path chosen is the
-cheapest in MP, then the one entering fewest enemy zones of control, then the lowest hex numbers:
-a player who wants another route moves in shorter legs.
+cheapest in MP, then the one entering fewest enemy zones of control, then the lowest hex numbers;
+a player who wants another route names the hexes on the way (``MOVE 381 TO 2422 VIA 2323``, ruling N-61).
 """
 
 from __future__ import annotations
 
 import heapq
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from moderator.games.narva.board import Board, enemy
@@ -174,8 +175,10 @@ def _terrain_step(board: Board, uid: str, a: str, b: str, strategic: bool) -> fl
     return terrain + extra
 
 
-def find_path(board: Board, uid: str, dest: str, rules: MoveRules, allowance: float | None = None) -> Path:
-    """The path the unit takes to `dest`, or IllegalOrder saying why there is none."""
+def find_path(board: Board, uid: str, dest: str, rules: MoveRules, allowance: float | None = None,
+              via: Sequence[str] = ()) -> Path:
+    """The path the unit takes to `dest` (through the hexes of `via` in order, when given), or
+    IllegalOrder saying why there is none."""
     start = board.hex_of(uid)
     if start is None:
         board.fail(f"{board.unit(uid).name} is not on the map")
@@ -188,12 +191,17 @@ def find_path(board: Board, uid: str, dest: str, rules: MoveRules, allowance: fl
     if rules.avoid_ezoc and board.in_enemy_zoc(start, side):
         board.fail(f"{board.unit(uid).name} starts in an enemy zone of control and may not move (2.5.4B)")
     if rules.mode == RAIL:
+        if via:
+            board.fail("a rail move follows the railway (6.5): it takes no VIA; move by rail TO a hex, or "
+                       "move by road or across country VIA hexes")
         return rail_path(board, uid, dest, rules)
     if rules.mode == STRATEGIC:
         if not road_hex(board, start, strategic=True):
             board.fail(f"strategic movement must start on a road hex; {start} has none usable (6.4.1)")
         if board.in_enemy_zoc(start, side):
             board.fail(f"{board.unit(uid).name} starts in an enemy zone of control: no strategic move (6.4.2A)")
+    if via:
+        return path_via(board, uid, dest, tuple(via), rules, ma)
     best = _dijkstra(board, uid, start, dest, ma, rules)
     if best is not None:
         return best
@@ -226,6 +234,38 @@ def find_path(board: Board, uid: str, dest: str, rules: MoveRules, allowance: fl
     board.fail(f"{board.unit(uid).name} cannot reach {dest} from {start} with {ma:g} MP"
                + (STRATEGIC_LIMITS if rules.mode == STRATEGIC else _ferry_note(board, uid, start, dest, ma, rules)))
     raise AssertionError  # unreachable
+
+
+def path_via(board: Board, uid: str, dest: str, via: tuple[str, ...], rules: MoveRules, ma: float) -> Path:
+    """The cheapest path from the unit's hex through the hexes of `via` in order to `dest` within `ma`
+    MP (each leg the cheapest; the MP spent on one leg are gone for the next), or IllegalOrder naming
+    the hex it cannot get to.  Where the way matters: VP hexes change hands as units pass (13.2,
+    ruling N-48) and lone enemy HQs on the way are overrun (6.3B, 11.1.4, ruling N-61)."""
+    name = board.unit(uid).name
+    side = board.side_of(uid)
+    hexes: tuple[str, ...] = (board.hex_on_map(uid),)
+    cost, entered = 0.0, 0
+    for index, target in enumerate((*via, dest)):
+        last = index == len(via)
+        if target == hexes[-1] or (not last and target == dest):
+            board.fail(f"the hexes of a move are each entered once: {target} is named twice in a row, or is the "
+                       f"start or the destination (VIA names the hexes on the way)")
+        if not board.scenario.on_map(target):
+            board.fail(f"there is no hex {target} on the map")
+        if board.enemy_in(target, side) and not (board.lone_hq(target) and board.is_combat(uid)):
+            board.fail(f"{name} cannot pass through {target}: it holds enemy units (6.3B)")
+        leg = _dijkstra(board, uid, hexes[-1], target, ma - cost, rules, stacking=last)
+        if leg is None:
+            if last and not _stack_ok_at_end(board, uid, dest) and \
+                    _dijkstra(board, uid, hexes[-1], dest, ma - cost, rules, stacking=False):
+                board.fail(f"{dest} would be overstacked (7.1)")
+            after = f" left after {'-'.join(hexes)}" if len(hexes) > 1 else ""
+            board.fail(f"{name} cannot reach {target} from {hexes[-1]} with {ma - cost:g} MP{after}"
+                       + (STRATEGIC_LIMITS if rules.mode == STRATEGIC else ""))
+        hexes += leg.hexes[1:]
+        cost += leg.cost
+        entered += leg.ezoc_entered
+    return Path(hexes, cost, entered)
 
 
 #: What a strategic move may not do, told with its refusal (6.4.1-6.4.2).

@@ -33,6 +33,11 @@ SPECS = [
               "Move units, one after another, to a hex; the moderator finds the cheapest legal path when the "
               "order runs. STRATEGIC: along roads only (6.4); RAIL: arriving reinforcements on a major railway (6.5).",
               ("MOVE 381 456 TO 2223", "MOVE FHH/PZG TO 1928 STRATEGIC")),
+    OrderSpec("move", "via", "MOVE <units:unit...> TO <hex:hex> VIA <via:hex...> [<mode:STRATEGIC|RAIL>]",
+              "Move units to a hex by way of these hexes, in order: the cheapest legal path through them. The way "
+              "matters: a VP hex belongs to the side that last passed through it (13.2), and a lone enemy HQ on the "
+              "way is overrun (6.3B, 11.1.4). Not for RAIL, which follows the railway.",
+              ("MOVE 381 TO 2422 VIA 2323",)),
     OrderSpec("move", "done", "MOVE DONE", "No more moves in this activation."),
     # combat (9.0, 12.1)
     OrderSpec("attack", "hex", "ATTACK <hex:hex> WITH <units:unit...> [FULL <full:air...>] [NORMAL <normal:air...>] "

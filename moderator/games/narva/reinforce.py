@@ -172,9 +172,8 @@ class Reinforce:
                         context={"phase": "reinforcement"})]
         if stage == "place":
             uid, choices = self._placing(board, frame)
-            prompt = (f"{board.unit(uid).name} cannot enter at its entry hex (blocked, 8.3B): "
-                      f"PLACE {board.unit(uid).name} AT <hex>, or PLACE AUTO. "
-                      f"Nearest choices: {', '.join(choices[:8])}.")
+            prompt = f"{self._why_asked(board, frame, uid)}: PLACE {uid} AT <hex>, or PLACE AUTO. " \
+                     f"Nearest choices: {', '.join(choices[:8])}."
             options = ["PLACE AUTO", *(f"PLACE {uid} AT {h}" for h in choices)]
             return [ask(frame, side, "place", prompt, options, "PLACE AUTO",
                         context={"phase": "reinforcement", "unit": uid})]
@@ -217,7 +216,7 @@ class Reinforce:
                 if target not in choices:
                     rule = ARMY_HQ_PLACE if self._pending(board, frame)[0][1] == "supplied_hex" else ENTRY_PLACE
                     board.fail(f"{target} is not a legal place for {board.unit(uid).name} ({rule})",
-                               [f"PLACE {board.unit(uid).name} AT {h}" for h in choices[:3]])
+                               [f"PLACE {uid} AT {h}" for h in choices[:3]])
             answered(frame)
             self._put(board, frame, uid, target)
         elif stage == "land":
@@ -266,7 +265,9 @@ class Reinforce:
             return False
         if stage == "move":
             board.pop()
-            movers = [u for u in frame["placed"] if board.is_on_map(u)]
+            # 8.0B: the arrivals move with their full MA; a unit with none (a Soviet Army HQ, MA 0) is not asked
+            movers = [u for u in frame["placed"]
+                      if board.is_on_map(u) and board.unit(u).strength(board.is_reduced(u)).movement > 0]
             if movers:
                 act.start_activation(board, side, "reinforce", movers=movers)
             return True
@@ -277,6 +278,14 @@ class Reinforce:
     @staticmethod
     def following(frame: ReinforceFrame) -> ReinforceStage:
         return REINFORCEMENT_STAGES[frame["side"]].after(frame["stage"])
+
+    def _why_asked(self, board: Board, frame: ReinforceFrame, uid: str) -> str:
+        """Why the owner places this arrival: a Soviet Army HQ has no entry hex (4.2.5B, ruling N-62);
+        any other arrival is asked only when its entry hex is blocked (8.3B)."""
+        if self._pending(board, frame)[0][1] == "supplied_hex":
+            return (f"The Army HQ {uid} arrives: place it in any supplied hex outside the other Army HQs' "
+                    f"command span, not in an enemy zone of control (4.2.5B, ruling N-62)")
+        return f"{uid} cannot enter at its entry hex (blocked, 8.3B)"
 
     @staticmethod
     def _pending(board: Board, frame: ReinforceFrame) -> list[tuple[str, str]]:

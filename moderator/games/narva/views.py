@@ -1,4 +1,4 @@
-"""What each role may see (2.1.3 fog of war; digest 4) and the names each role may use.
+"""What each role may see (2.1.3 fog of war; digest 4); the names it may use are in `names`.
 
 A view is the only input of reports, maps and order conditions.  Own units are shown whole.
 Enemy stacks are shown whole without fog; with fog only their top item (and, by option, how many
@@ -10,15 +10,10 @@ eliminated units.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
-from moderator.core.contract import OBSERVER, REFEREE
-from moderator.core.errors import ParseError
-from moderator.core.grammar import Lexicon
+from moderator.core.contract import REFEREE
 from moderator.games.narva.board import SIDES, Board
-from moderator.games.narva.scenario import scenario_named
 from moderator.games.narva.sequence import victory_points
 
 
@@ -67,7 +62,9 @@ def build_view(board: Board, role: str) -> dict[str, Any]:
         "air": {a: {"box": box, "side": board.scenario.air_unit(a).side, "name": board.scenario.air_unit(a).name,
                     "full": board.scenario.air_unit(a).full, "normal": board.scenario.air_unit(a).normal}
                 for a, box in sorted(data["air"].items())},
-        "pd": {d: {"box": b, "value": track.boxes[b]} for d, b in sorted(data["pd"].items())},
+        # 2.2.10, 11.3.4: the marker's box gives the column shift and the losses it can still absorb
+        "pd": {d: {"box": b, "value": track.boxes[b], "left": len(track.boxes) - 1 - b,
+                   "boxes": len(track.boxes) - 1 - track.start_box} for d, b in sorted(data["pd"].items())},
         "rp": data["rp"], "control": dict(sorted(data["control"].items())), "vp": victory_points(board),
         # the reinforcement schedule is printed on the Turn Record Track: public
         "arrivals": [dict(a, name=board.unit(a["unit"]).name, side=board.side_of(a["unit"])) for a in data["arrivals"]],
@@ -95,64 +92,3 @@ def _recent(board: Board, role: str) -> dict[str, Any]:
             retreats.append({"side": side, "path": item["path"]})
     return {"moves": moves, "combats": combats, "barrages": barrages, "retreats": retreats,
             "focus": list(dict.fromkeys(focus))[-6:]}
-
-
-@dataclass
-class NarvaLexicon(Lexicon):
-    """The names a role may use, where odds (`MIN <odds>` of an ATTACK order) are refused outright under
-    fog of war: a player cannot see the strength the odds depend on (2.1.3, ruling N-57), so the line is
-    refused when the message is read, not when the attack would be made."""
-
-    fog: bool = False
-
-    def resolve(self, type_: str, token: str) -> str:
-        """The canonical name for `token`; raises ParseError (under fog, for any odds, saying why)."""
-        if type_ == "odds" and self.fog:
-            raise ParseError(
-                f"MIN {token} is refused under fog of war: the enemy stack's strength, and so the odds, stay hidden "
-                f"until the attack is announced, and an announced attack is not called off (2.1.3, ruling N-57). "
-                f"Write the ATTACK without 'MIN {token}': it is then fought at whatever odds it gets (unless below "
-                f"1-2, 9.3.2A). To attack only in some situations, guard the line with tests of what you can see "
-                f"(ENEMY, PINNED, ENEMY_HEIGHT: see HELP)")
-        return super().resolve(type_, token)
-
-
-@lru_cache(maxsize=16)
-def _lexicon(scenario_name: str, role: str, fog: bool) -> NarvaLexicon:
-    s = scenario_named(scenario_name)
-    lexicon = NarvaLexicon(fog=fog)
-    sides = SIDES if role in (REFEREE, OBSERVER) else (role,)
-    mine = [u for u in s.units if u.side in sides]
-    counts: dict[str, int] = {}
-    for u in mine:
-        for name in {u.name.casefold(), *(a.casefold() for a in u.aliases)}:
-            counts[name] = counts.get(name, 0) + 1
-    for u in mine:
-        # A number two units share (191, 328) is no alias: they are named FORMATION/NAME (ruling N-52).
-        aliases = [n for n in {u.name, *u.aliases} if counts[n.casefold()] == 1]
-        if u.type == "hq" and u.formation:
-            aliases.append(u.formation)  # "ACTIVATE 109", "ACTIVATE 11SS"
-        lexicon.add("unit", u.id, aliases)
-        if u.type == "hq":
-            lexicon.add("hq", u.id, [a for a in aliases])
-    for h in s.hex_ids():
-        lexicon.add("hex", h)
-    for a in s.air_units:
-        if a.side in sides:
-            same = [b for b in s.air_units if b.name.casefold() == a.name.casefold()]
-            lexicon.add("air", a.id, [a.name] if len(same) == 1 else [])
-    for f in s.formations:
-        if f.side in sides:
-            lexicon.add("formation", f.id, [f.name])
-    lexicon.add("division", "11SS", ["NORDLAND"])
-    lexicon.add("division", "4SS", ["NEDERLAND"])
-    if not fog:
-        # the odds of the side's own line of the CRT (the two lines differ: 3-2 is German only)
-        for column in s.tables.crt.columns:
-            for side in sides:
-                lexicon.add("odds", getattr(column, side))
-    return lexicon
-
-
-def lexicon_for(board: Board, role: str) -> Lexicon:
-    return _lexicon(board.data["scenario"], role, board.fog)

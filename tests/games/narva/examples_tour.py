@@ -1,7 +1,7 @@
 """Positions of the rule tests where HELP's rarer Across the Narva examples are legal: an attack with
 air support, an attack conditional on its odds (fog of war off), step losses named by the player,
-advances after combat, a regrouping event, a replacement and the prepared defences
-(tests/kit/test_help_examples.py)."""
+advances after combat, a regrouping event, a replacement, the prepared defences and a move by way of a
+village (tests/kit/test_help_examples.py)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from moderator.core.frames import new_frame
+from tests.games.narva.drive import moving
 from tests.games.narva.fight import board, fight, ready_to_attack
 from tests.games.narva.helpers import position, settle
 from tests.games.narva.test_action_chits import draw
@@ -60,6 +61,13 @@ def replacement(check: Check) -> None:
     check(b.data)
 
 
+def move_by_way_of_a_village(check: Check) -> None:
+    """6.0, 13.2: 381 may go from 2222 to 2422 by way of the village of Pustoska (2323)."""
+    b = position({"109/381": "2222"})
+    moving(b, "soviet", "109/381")
+    check(b.data)
+
+
 def prepared_defences(check: Check) -> None:
     """11.3.5: at the end of a turn Germany raises a PD marker one box."""
     b = board({}, turn=4)
@@ -69,4 +77,5 @@ def prepared_defences(check: Check) -> None:
     check(b.data)
 
 
-TOURS = (attacks, losses_named_by_the_player, advances, regroup_event, replacement, prepared_defences)
+TOURS = (attacks, losses_named_by_the_player, advances, regroup_event, replacement, prepared_defences,
+         move_by_way_of_a_village)

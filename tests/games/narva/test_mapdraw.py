@@ -218,6 +218,22 @@ def test_a_full_stack_with_every_marker_stays_inside_its_hex():
     assert hex_mask(frame, h)[diff[:, 0], diff[:, 1]].all(), "a chip spills into the next hex"
 
 
+def test_a_stack_s_height_chip_leaves_a_four_digit_name_whole():
+    """Issue 12, a game played by hand: on the full map the "x2" of the stack 1074 + 1076 (122nd Corps)
+    cut the top counter's name to "10", so 1074 and 1078 looked alike.  The name now keeps clear of
+    the chip on its own side only: two stacks whose top units differ in the fourth digit differ on the map."""
+    positions = S.setup_positions()
+    _unit_id, h = lonely_hex("soviet", positions)
+    images = []
+    for name in ("1074", "1078"):
+        view = make_view("soviet", positions)
+        view["hexes"][h].update(height=2)
+        view["hexes"][h]["units"][0].update(label=name)
+        images.append(pixels(draw_map(view)))
+    diff = changed(*images)
+    assert len(diff) > 5 and hex_mask(full_frame(), h)[diff[:, 0], diff[:, 1]].all()
+
+
 def test_counters_leave_the_hex_number_readable():
     frame = full_frame()
     positions = S.setup_positions()

@@ -34,7 +34,7 @@ def test_every_help_example_parses_for_one_side_and_renders_back(spec):
 
 def test_a_player_cannot_name_the_other_side_s_units():
     assert GRAMMAR.parse("MOVE 109/381 TO 2223", engine.lexicon(STATE, "soviet"), kinds=["move"])
-    with pytest.raises(ParseError, match=r"found '109/381'"):  # the parse fails at the Soviet unit's name
+    with pytest.raises(ParseError, match=r"no unit '109/381'"):  # the parse fails at the Soviet unit's name
         GRAMMAR.parse("MOVE 109/381 TO 2223", engine.lexicon(STATE, "german"), kinds=["move"])
 
 

@@ -7,9 +7,13 @@ coastal hexes next to it = 1933 and 2234.
 
 from __future__ import annotations
 
+from moderator.core.runner import Runner
+from moderator.games.narva.engine import engine
+from moderator.games.narva.orders import GRAMMAR
 from moderator.games.narva.supply import traces_supply
+from moderator.service.cadence import answered_entry
 from tests.games.narva.drive import arrive, asked, cannot, command_phase, finish, reinforcement_phase
-from tests.games.narva.helpers import answer, emitted, position
+from tests.games.narva.helpers import answer, decisions, emitted, fresh_rng, position
 
 
 def placed(board):
@@ -338,3 +342,53 @@ def test_8_6E_the_260th_never_needs_supply():
     board = position(units, turn=3)
     assert not traces_supply(board, "109/381")
     assert traces_supply(board, "IND/260")
+
+
+# ---------------------------------------------------------------- questions of the Soviet segment (issue 12)
+
+
+def test_4_2_5B_ruling_N_62_an_arriving_army_hq_is_asked_for_a_supplied_hex_not_told_its_entry_is_blocked():
+    """Mails 046-048 of a game played by hand: the 8th and 59th Army HQs (turn 3, any supplied hex) were
+    asked as "cannot enter at its entry hex (blocked, 8.3B)", and then to MOVE although their MA is 0."""
+    board = position({"2SH/HQ": "3024"}, turn=3)
+    board.data["arrivals"] = [{"unit": "8/HQ", "turn": 3, "entry": "supplied_hex", "rerouted": False}]
+    reinforcement_phase(board)
+    prompt = decisions(board)[0].prompt
+    assert prompt.startswith("The Army HQ 8/HQ arrives: place it in any supplied hex outside the other Army HQs' "
+                             "command span") and "4.2.5B" in prompt
+    assert "blocked" not in prompt and "8.3B" not in prompt and "PLACE 8/HQ AT <hex>" in prompt
+    answer(board, "PLACE 8/HQ AT 3513")
+    assert "move" not in asked(board)  # 8.0B: a movement phase, but nothing to move with MA 0
+    assert board.hex_of("8/HQ") == "3513"
+
+
+def test_8_3B_a_blocked_entry_is_still_told_as_blocked():
+    board = position({"61/162G": "3428"}, turn=2)
+    arrive(board, "IND/40G", 2, "D")
+    reinforcement_phase(board)
+    finish(board, until="place")
+    assert decisions(board)[0].prompt.startswith("IND/40G cannot enter at its entry hex (blocked, 8.3B)")
+
+
+def test_8_0B_the_move_of_turn_1_arrivals_answered_by_the_default_is_reported_as_a_choice_the_player_had():
+    """Mail 013: the Soviet turn-1 arrivals at D, F, G and H (14.11.2) had their movement phase (8.0B), the
+    game's standing MOVE DONE answered it (ruling N-68: no move), and the report did not say so, because the
+    question listed MOVE DONE alone and so looked like no choice (service.cadence.answered_entry).  It
+    lists a legal move of each arriving unit."""
+    board = position({}, turn=1)
+    for unit, entry in (("IND/40G", "D"), ("30GD/30Tk", "F"), ("IND/71", "G"), ("14/1254", "H")):
+        arrive(board, unit, 1, entry)
+    reinforcement_phase(board)
+    finish(board, until="move")
+    finish(board, until="move")  # (the German segment: nothing arrives)
+    move = decisions(board)[0]
+    assert move.role == "soviet" and move.kind == "move" and move.default == "MOVE DONE"
+    assert "8.0B" in move.prompt
+    assert [o.split(" TO ")[0] for o in move.options[1:]] == \
+        ["MOVE IND/40G", "MOVE 30GD/30Tk", "MOVE IND/71", "MOVE 14/1254"]
+    for option in move.options[1:]:
+        engine.apply(board.data, "soviet", GRAMMAR.parse(option, engine.lexicon(board.data, "soviet")), fresh_rng())
+    advance = Runner(engine).advance(board.data, {}, fresh_rng())
+    step = next(s for s in advance.steps if s.kind == "move" and s.role == "soviet")
+    assert step.source == "game-standing" and step.text == "MOVE DONE"
+    assert answered_entry(step)["choices"] == 5

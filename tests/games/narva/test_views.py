@@ -63,3 +63,16 @@ def test_a_state_read_back_from_its_stored_json_gives_the_report_that_was_sent()
     stored = engine.load_state(engine.dump_state(state))
     for role in ROLES:
         assert situation(stored, role) == situation(state, role)
+
+
+def test_11_3_4_the_report_shows_the_boxes_a_prepared_defence_has_lost_not_only_its_shift():
+    """Mails 067 and 081 of a game played by hand: after "1 box(es) down the 4SS prepared defence track" twice
+    the report still read "4SS 3" - the box's value (the column shift, 11.3.2) had not changed, the steps
+    the track can still absorb (2.2.10, 11.3.4B-D) had."""
+    state = engine.setup("campaign", {}, fresh_rng(1))
+    start = situation(state, "soviet")
+    assert "Prepared defences (11.3): 11SS shift 3, 9 of 9 boxes left; 4SS shift 3, 9 of 9 boxes left." in start
+    state["pd"].update({"4SS": 2, "11SS": 3})
+    text = situation(state, "soviet")
+    assert "11SS shift 2, 6 of 9 boxes left; 4SS shift 3, 7 of 9 boxes left." in text
+    assert "PD: 11SS shift 2, 6 of 9 boxes left; 4SS shift 3, 7 of 9 boxes left." in text  # the HTML part
