@@ -3,8 +3,10 @@ Fighter Escort (L443-445), Heavy (L463-465), Superheavy (L469-471), Soviet Coast
 and Field Artillery (L481-483), Interdiction (L457), and the Counterattack window (L439).
 
 "At any moment" (L453) becomes a finite set of windows (ruling R-AIR): when Soviet blocks enter an
-area (by move or retreat), and before each Soviet card.  Every window opens whatever the Axis
-holds, so its timing tells the Soviet nothing (DESIGN §4).
+area (by move or retreat), and before each Soviet card.  A window whose only answer is NONE asks no
+question (issue 12); whether that holds for a window closed by the hand (the card is not held) is the
+option `empty_windows` (ruling R-WINDOW), since an asked player's wait can tell the opponent that he
+holds the card (DESIGN §4).
 """
 
 from __future__ import annotations
@@ -51,8 +53,7 @@ def order_targets(board: Board, side: str, card: str) -> list[str]:
         return [f"PLAY {name} {a}" for a in board.batteries_left()]
     if card == "air_strike":
         attack = [f"PLAY {name} ATTACK {a}" for a in soviet_occupied(board)]
-        interdict = [f"PLAY {name} INTERDICT {a}" for a in interdiction_targets(board)]
-        return attack + interdict
+        return attack + interdiction_plays(board, f"PLAY {name} INTERDICT", interdiction_targets(board))
     if card == "soviet_coastal_artillery":
         targets = coastal_targets(board)
         return [f"PLAY {name} {a}" for a in targets] if targets else [f"PLAY {name}"]
@@ -68,11 +69,18 @@ def soviet_occupied(board: Board) -> list[str]:
 
 
 def interdiction_targets(board: Board) -> list[str]:
-    """Any area may be interdicted (L453); the listed options are those next to Soviet blocks."""
-    near = set(soviet_occupied(board))
-    for area in list(near):
-        near.update(board.geo.neighbours(area))
-    return sorted(a for a in near if not board.marker(a, "interdiction"))
+    """Every area without an Interdiction marker: the marker goes "in any area on the map" (L453)."""
+    return sorted(a for a in board.geo.areas if not board.marker(a, "interdiction"))
+
+
+def interdiction_plays(board: Board, prefix: str, targets: list[str]) -> list[str]:
+    """`prefix <area>` for each target; with every marker on the map, also each choice of the marker to
+    relocate, `prefix <area> REMOVING <old>` (without it the oldest moves) (L457)."""
+    plays = [f"{prefix} {a}" for a in targets]
+    on_map = board.markers_on_map("interdiction")
+    if len(on_map) >= board.marker_limit("interdiction"):
+        plays += [f"{prefix} {a} REMOVING {old}" for a in targets for old in on_map]
+    return plays
 
 
 def coastal_targets(board: Board) -> list[str]:
@@ -103,7 +111,7 @@ def play_order(board: Board, side: str, order: Order) -> None:
         raise IllegalOrder(f"{card.upper()} is not an Order card you can play this way")
     if card == "air_strike":
         mode = order.get("mode") or "ATTACK"
-        area = check_strike(board, str(mode), target)
+        area = check_strike(board, str(mode), target, order.get("removing"))
         card_id = board.take_from_hand(side, card)
         board.emit("card_played", side=side, card=card, mode=str(mode).lower(), area=area, divisions=[],
                    reaction=False, blocks=0)
@@ -180,7 +188,7 @@ def superheavy(board: Board, area: str) -> None:
     rolled = board.roll(3, f"Superheavy Artillery on {area}")
     hits = sum(1 for d in rolled if d.value == 6)
     board.emit("bombardment", area=area, source="Superheavy Artillery", dice=[d.to_json() for d in rolled],
-               need=6, hits=hits, victim="soviet")
+               need=6, hits=hits, victim="soviet", battery_first=True)
     if hits:
         destroy_battery(board, area)
         distribute(board, area, "soviet", hits - 1, "Superheavy Artillery")
@@ -191,14 +199,21 @@ def superheavy(board: Board, area: str) -> None:
 # ---------------------------------------------------------------- the Air Strike and its answers
 
 
-def check_strike(board: Board, mode: str, target: str | None) -> str:
-    """The area an Air Strike may attack (Soviet blocks there) or interdict (no marker yet); raises IllegalOrder."""
+def check_strike(board: Board, mode: str, target: str | None, removing: Value = None) -> str:
+    """The area an Air Strike may attack (Soviet blocks there) or interdict (no marker yet), and the marker
+    it may relocate (L457); raises IllegalOrder."""
     if target is None:
         raise IllegalOrder("name the area of the Air Strike")
     if mode == "ATTACK" and not board.blocks_in(target, "soviet"):
         raise IllegalOrder(f"an Air Strike attack needs Soviet blocks in {target}")
     if mode == "INTERDICT" and board.marker(target, "interdiction"):
         raise IllegalOrder(f"{target} is already interdicted")
+    if removing:
+        on_map = board.markers_on_map("interdiction")
+        if mode != "INTERDICT" or len(on_map) < board.marker_limit("interdiction") or str(removing) not in on_map:
+            raise IllegalOrder(f"REMOVING relocates one of the Interdiction markers when all "
+                               f"{board.marker_limit('interdiction')} are on the map (L457); on the map now: "
+                               f"{', '.join(on_map) or 'none'}")
     return target
 
 
@@ -215,13 +230,15 @@ class Strike:
 
     def decisions(self, board: Board, frame: StrikeFrame) -> list[Decision]:
         if frame["stage"] == "cover":
+            options = ["COVER NONE"] + (["COVER"] if board.holds("soviet", "fighter_cover") else [])
+            if window_closes(board, "soviet", "fighter_cover", options):
+                return []
             return [ask(frame, "soviet", "cover",
                         f"The Axis plays an Air Strike ({frame['mode'].lower()}) on {frame['target']}: "
-                        f"answer with Fighter Cover?",
-                        ["COVER NONE"] + (["COVER"] if board.holds("soviet", "fighter_cover") else []), "COVER NONE",
+                        f"answer with Fighter Cover?", options, "COVER NONE",
                         deadline="reaction", interrupts="axis",
                         context={"area": frame["target"], "mode": frame["mode"]})]
-        if frame["stage"] == "escort":
+        if frame["stage"] == "escort" and not window_closes(board, "axis", "fighter_escort", escort_options(board)):
             return [ask(frame, "axis", "escort", "The Soviet answers with Fighter Cover: play Fighter Escort?",
                         escort_options(board), "ESCORT NONE", deadline="reaction", interrupts="soviet")]
         return []
@@ -255,6 +272,12 @@ class Strike:
             return False
         if frame["stage"] == "cover" and not soviet_has_airbase(board):
             frame["stage"] = "resolve"  # no airbase: no Fighter Cover is possible, publicly known (L449)
+            return True
+        if frame["stage"] in ("cover", "escort") and not self.decisions(board, frame):
+            # nothing but NONE to answer: the window closes as that answer would close it (ruling R-WINDOW)
+            if frame["stage"] == "escort":
+                board.discard("soviet", covering_card(frame))
+            frame["stage"] = STRIKE_STEPS.after("escort")
             return True
         if frame["stage"] != "resolve":
             return False
@@ -323,7 +346,7 @@ class CoverOrder:
     """Fighter Cover played as an Order against an Interdiction marker; the Axis may escort (L445)."""
 
     def decisions(self, board: Board, frame: CoverOrderFrame) -> list[Decision]:
-        if frame["stage"] == "escort":
+        if frame["stage"] == "escort" and not window_closes(board, "axis", "fighter_escort", escort_options(board)):
             return [ask(frame, "axis", "escort",
                         f"The Soviet plays Fighter Cover to clear the Interdiction in {frame['target']}: "
                         f"play Fighter Escort?", escort_options(board), "ESCORT NONE", deadline="reaction",
@@ -341,6 +364,9 @@ class CoverOrder:
         answered(frame)
 
     def step(self, board: Board, frame: CoverOrderFrame) -> bool:
+        if board.top() is frame and frame["stage"] == "escort" and not self.decisions(board, frame):
+            frame["stage"] = COVER_ORDER_STEPS.after("escort")  # no Escort held: as ESCORT NONE (ruling R-WINDOW)
+            return True
         if board.top() is not frame or frame["stage"] != "resolve":
             return False
         board.pop()
@@ -354,11 +380,22 @@ class CoverOrder:
 # ---------------------------------------------------------------- windows
 
 
-def between_cards_window(board: Board, phase: PhaseFrame) -> Decision:
-    """Before each Soviet card the Axis may strike (ruling R-AIR); the question belongs to the phase frame."""
+def between_cards_window(board: Board, phase: PhaseFrame) -> Decision | None:
+    """Before each Soviet card the Axis may strike (ruling R-AIR); the question belongs to the phase frame.
+    None when it would have no answer but NONE (ruling R-WINDOW)."""
+    options = air_options(board, None, attack=True)
+    if window_closes(board, "axis", "air_strike", options):
+        return None
     return ask(phase, "axis", "air", "Before the next Soviet card: an Air Strike (Reaction)?",
-               air_options(board, None, attack=True), "AIRSTRIKE NONE", deadline="reaction", interrupts="soviet",
-               context={"area": None})
+               options, "AIRSTRIKE NONE", deadline="reaction", interrupts="soviet", context={"area": None})
+
+
+def window_closes(board: Board, side: str, card: str, options: list[str]) -> bool:
+    """A reaction window with NONE as its only answer closes without a question (issue 12), unless it is so
+    because the card is not held and option empty_windows=ask keeps asking (ruling R-WINDOW)."""
+    if len(options) > 1:
+        return False
+    return board.holds(side, card) or board.options.get("empty_windows", "close") == "close"
 
 
 def air_options(board: Board, area: str | None, attack: bool) -> list[str]:
@@ -367,12 +404,11 @@ def air_options(board: Board, area: str | None, attack: bool) -> list[str]:
         return options
     if area is None:
         options += [f"AIRSTRIKE ATTACK {a}" for a in soviet_occupied(board)]
-        options += [f"AIRSTRIKE INTERDICT {a}" for a in interdiction_targets(board)]
-        return options
+        return options + interdiction_plays(board, "AIRSTRIKE INTERDICT", interdiction_targets(board))
     if attack:
         options.append(f"AIRSTRIKE ATTACK {area}")
     if not board.marker(area, "interdiction"):
-        options.append(f"AIRSTRIKE INTERDICT {area}")
+        options += interdiction_plays(board, "AIRSTRIKE INTERDICT", [area])
     return options
 
 
@@ -388,7 +424,7 @@ def apply_air(board: Board, order: Order, entering: list[str] | None = None, are
     if area is not None and mode == "ATTACK" and not attack:
         raise IllegalOrder(f"the Soviet blocks entering {area} do not attack an Axis-held area, so only an "
                            f"Interdiction can be placed there now (L455, ruling R-AIR)")
-    check_strike(board, mode, target)
+    check_strike(board, mode, target, order.get("removing"))
     card_id = board.take_from_hand("axis", "air_strike")
     board.emit("card_played", side="axis", card="air_strike", mode=mode.lower(), area=target, divisions=[],
                reaction=True, blocks=0)
@@ -401,14 +437,20 @@ class Window:
     def decisions(self, board: Board, frame: WindowFrame) -> list[Decision]:
         if frame["window"] == "entry":
             what = "attack into" if frame["attack"] else "enter"
+            options = air_options(board, frame["area"], frame["attack"])
+            if window_closes(board, "axis", "air_strike", options):
+                return []
             return [ask(frame, "axis", "air",
                         f"Soviet blocks {what} {frame['area']}: an Air Strike (Reaction) on them or there?",
-                        air_options(board, frame["area"], frame["attack"]), "AIRSTRIKE NONE", deadline="reaction",
+                        options, "AIRSTRIKE NONE", deadline="reaction",
                         interrupts="soviet", context={"area": frame["area"]})]
         side = frame["side"]
+        options = counterattack_options(board, side)
+        if window_closes(board, side, "counterattack", options):
+            return []
         return [ask(frame, side, "counterattack",
                     f"The combat in {frame['area']} is over: counterattack now (Reaction, L439)?",
-                    counterattack_options(board, side), "COUNTERATTACK NONE", deadline="reaction",
+                    options, "COUNTERATTACK NONE", deadline="reaction",
                     interrupts=enemy(side), context={"area": frame["area"], "winner": frame["winner"],
                                                      "mine": frame["winner"] == side})]
 
@@ -428,7 +470,10 @@ class Window:
         activation.start(board, frame["side"], "counterattack", order, reaction=True)
 
     def step(self, board: Board, frame: WindowFrame) -> bool:
-        return False
+        if board.top() is not frame or self.decisions(board, frame):
+            return False
+        board.pop()  # nothing but NONE to answer: the window closes as that answer would close it (ruling R-WINDOW)
+        return True
 
 
 def counterattack_options(board: Board, side: str) -> list[str]:
