@@ -46,9 +46,6 @@ OPTIONS = [
     OptionSpec("pioneer_roll", "acted", ("acted", "always"),
                "which pioneers roll for self-loss after a combat (ruling R-PIONEER)"),
     OptionSpec("initial_bombardment", True, (True, False), "play the Initial Bombardment (L122-136)"),
-    OptionSpec("empty_windows", "close", ("close", "ask"),
-               "a reaction window whose only answer is NONE because the card is not held: closed without a "
-               "question, or asked anyway so that a player who files ASK shows nothing by his wait (ruling R-WINDOW)"),
 ]
 
 STANDING = [
@@ -58,7 +55,7 @@ STANDING = [
     StandingDefault("counterattack", "COUNTERATTACK NONE"), StandingDefault("air", "AIRSTRIKE NONE", ("axis",)),
     StandingDefault("cover", "COVER NONE", ("soviet",)),
     # Fighter Escort has no other use, so it is played when held (digest §3.3, A11); without the
-    # card nothing is asked (ruling R-WINDOW).
+    # card the standing answer is illegal and the default NONE applies just as fast.
     StandingDefault("escort", "ESCORT", ("axis",)),
 ]
 

@@ -3,10 +3,9 @@ Fighter Escort (L443-445), Heavy (L463-465), Superheavy (L469-471), Soviet Coast
 and Field Artillery (L481-483), Interdiction (L457), and the Counterattack window (L439).
 
 "At any moment" (L453) becomes a finite set of windows (ruling R-AIR): when Soviet blocks enter an
-area (by move or retreat), and before each Soviet card.  A window whose only answer is NONE asks no
-question (issue 12); whether that holds for a window closed by the hand (the card is not held) is the
-option `empty_windows` (ruling R-WINDOW), since an asked player's wait can tell the opponent that he
-holds the card (DESIGN §4).
+area (by move or retreat), and before each Soviet card.  Every window opens whatever the Axis
+holds, so its timing tells the Soviet nothing (DESIGN §4); one that even the card could not answer
+but with NONE, for reasons both players see, asks nothing (ruling R-WINDOW).
 """
 
 from __future__ import annotations
@@ -230,16 +229,15 @@ class Strike:
 
     def decisions(self, board: Board, frame: StrikeFrame) -> list[Decision]:
         if frame["stage"] == "cover":
-            options = ["COVER NONE"] + (["COVER"] if board.holds("soviet", "fighter_cover") else [])
-            if window_closes(board, "soviet", "fighter_cover", options):
-                return []
             return [ask(frame, "soviet", "cover",
                         f"The Axis plays an Air Strike ({frame['mode'].lower()}) on {frame['target']}: "
-                        f"answer with Fighter Cover?", options, "COVER NONE",
+                        f"answer with Fighter Cover?" + no_card_note(board, "soviet", "fighter_cover"),
+                        ["COVER NONE"] + (["COVER"] if board.holds("soviet", "fighter_cover") else []), "COVER NONE",
                         deadline="reaction", interrupts="axis",
                         context={"area": frame["target"], "mode": frame["mode"]})]
-        if frame["stage"] == "escort" and not window_closes(board, "axis", "fighter_escort", escort_options(board)):
-            return [ask(frame, "axis", "escort", "The Soviet answers with Fighter Cover: play Fighter Escort?",
+        if frame["stage"] == "escort":
+            return [ask(frame, "axis", "escort", "The Soviet answers with Fighter Cover: play Fighter Escort?"
+                        + no_card_note(board, "axis", "fighter_escort"),
                         escort_options(board), "ESCORT NONE", deadline="reaction", interrupts="soviet")]
         return []
 
@@ -272,12 +270,6 @@ class Strike:
             return False
         if frame["stage"] == "cover" and not soviet_has_airbase(board):
             frame["stage"] = "resolve"  # no airbase: no Fighter Cover is possible, publicly known (L449)
-            return True
-        if frame["stage"] in ("cover", "escort") and not self.decisions(board, frame):
-            # nothing but NONE to answer: the window closes as that answer would close it (ruling R-WINDOW)
-            if frame["stage"] == "escort":
-                board.discard("soviet", covering_card(frame))
-            frame["stage"] = STRIKE_STEPS.after("escort")
             return True
         if frame["stage"] != "resolve":
             return False
@@ -346,10 +338,11 @@ class CoverOrder:
     """Fighter Cover played as an Order against an Interdiction marker; the Axis may escort (L445)."""
 
     def decisions(self, board: Board, frame: CoverOrderFrame) -> list[Decision]:
-        if frame["stage"] == "escort" and not window_closes(board, "axis", "fighter_escort", escort_options(board)):
+        if frame["stage"] == "escort":
             return [ask(frame, "axis", "escort",
                         f"The Soviet plays Fighter Cover to clear the Interdiction in {frame['target']}: "
-                        f"play Fighter Escort?", escort_options(board), "ESCORT NONE", deadline="reaction",
+                        f"play Fighter Escort?" + no_card_note(board, "axis", "fighter_escort"),
+                        escort_options(board), "ESCORT NONE", deadline="reaction",
                         interrupts="soviet")]
         return []
 
@@ -364,9 +357,6 @@ class CoverOrder:
         answered(frame)
 
     def step(self, board: Board, frame: CoverOrderFrame) -> bool:
-        if board.top() is frame and frame["stage"] == "escort" and not self.decisions(board, frame):
-            frame["stage"] = COVER_ORDER_STEPS.after("escort")  # no Escort held: as ESCORT NONE (ruling R-WINDOW)
-            return True
         if board.top() is not frame or frame["stage"] != "resolve":
             return False
         board.pop()
@@ -380,36 +370,36 @@ class CoverOrder:
 # ---------------------------------------------------------------- windows
 
 
-def between_cards_window(board: Board, phase: PhaseFrame) -> Decision | None:
-    """Before each Soviet card the Axis may strike (ruling R-AIR); the question belongs to the phase frame.
-    None when it would have no answer but NONE (ruling R-WINDOW)."""
-    options = air_options(board, None, attack=True)
-    if window_closes(board, "axis", "air_strike", options):
-        return None
-    return ask(phase, "axis", "air", "Before the next Soviet card: an Air Strike (Reaction)?",
-               options, "AIRSTRIKE NONE", deadline="reaction", interrupts="soviet", context={"area": None})
+def between_cards_window(board: Board, phase: PhaseFrame) -> Decision:
+    """Before each Soviet card the Axis may strike (ruling R-AIR); the question belongs to the phase frame."""
+    return ask(phase, "axis", "air", "Before the next Soviet card: an Air Strike (Reaction)?"
+               + no_card_note(board, "axis", "air_strike"), air_options(board, None, attack=True), "AIRSTRIKE NONE",
+               deadline="reaction", interrupts="soviet", context={"area": None})
 
 
-def window_closes(board: Board, side: str, card: str, options: list[str]) -> bool:
-    """A reaction window with NONE as its only answer closes without a question (issue 12), unless it is so
-    because the card is not held and option empty_windows=ask keeps asking (ruling R-WINDOW)."""
-    if len(options) > 1:
-        return False
-    return board.holds(side, card) or board.options.get("empty_windows", "close") == "close"
+def no_card_note(board: Board, side: str, card: str) -> str:
+    """What a player asked a window without its card is told: NONE is the only answer, and why it is asked
+    anyway (ruling R-WINDOW). Only the player sees his questions' text."""
+    if board.holds(side, card):
+        return ""
+    name = card.replace("_", " ").title()
+    return (f" You hold no {name} card, so NONE is your only answer; this window is asked whatever you hold, "
+            f"so that the time it takes tells your opponent nothing (ruling R-WINDOW).")
 
 
 def air_options(board: Board, area: str | None, attack: bool) -> list[str]:
-    options = ["AIRSTRIKE NONE"]
-    if not board.holds("axis", "air_strike"):
-        return options
+    return ["AIRSTRIKE NONE"] + (air_plays(board, area, attack) if board.holds("axis", "air_strike") else [])
+
+
+def air_plays(board: Board, area: str | None, attack: bool) -> list[str]:
+    """The Air Strikes a window allows to one who holds the card: about `area`, or anywhere (ruling R-AIR)."""
     if area is None:
-        options += [f"AIRSTRIKE ATTACK {a}" for a in soviet_occupied(board)]
-        return options + interdiction_plays(board, "AIRSTRIKE INTERDICT", interdiction_targets(board))
-    if attack:
-        options.append(f"AIRSTRIKE ATTACK {area}")
+        return ([f"AIRSTRIKE ATTACK {a}" for a in soviet_occupied(board)]
+                + interdiction_plays(board, "AIRSTRIKE INTERDICT", interdiction_targets(board)))
+    plays = [f"AIRSTRIKE ATTACK {area}"] if attack else []
     if not board.marker(area, "interdiction"):
-        options += interdiction_plays(board, "AIRSTRIKE INTERDICT", [area])
-    return options
+        plays += interdiction_plays(board, "AIRSTRIKE INTERDICT", [area])
+    return plays
 
 
 def apply_air(board: Board, order: Order, entering: list[str] | None = None, area: str | None = None,
@@ -435,22 +425,20 @@ class Window:
     """A reaction window: the Axis after Soviet blocks enter an area, or the Counterattack window."""
 
     def decisions(self, board: Board, frame: WindowFrame) -> list[Decision]:
+        if not window_open(board, frame):
+            return []
         if frame["window"] == "entry":
             what = "attack into" if frame["attack"] else "enter"
-            options = air_options(board, frame["area"], frame["attack"])
-            if window_closes(board, "axis", "air_strike", options):
-                return []
             return [ask(frame, "axis", "air",
-                        f"Soviet blocks {what} {frame['area']}: an Air Strike (Reaction) on them or there?",
-                        options, "AIRSTRIKE NONE", deadline="reaction",
+                        f"Soviet blocks {what} {frame['area']}: an Air Strike (Reaction) on them or there?"
+                        + no_card_note(board, "axis", "air_strike"),
+                        air_options(board, frame["area"], frame["attack"]), "AIRSTRIKE NONE", deadline="reaction",
                         interrupts="soviet", context={"area": frame["area"]})]
         side = frame["side"]
-        options = counterattack_options(board, side)
-        if window_closes(board, side, "counterattack", options):
-            return []
         return [ask(frame, side, "counterattack",
-                    f"The combat in {frame['area']} is over: counterattack now (Reaction, L439)?",
-                    options, "COUNTERATTACK NONE", deadline="reaction",
+                    f"The combat in {frame['area']} is over: counterattack now (Reaction, L439)?"
+                    + no_card_note(board, side, "counterattack"),
+                    counterattack_options(board, side), "COUNTERATTACK NONE", deadline="reaction",
                     interrupts=enemy(side), context={"area": frame["area"], "winner": frame["winner"],
                                                      "mine": frame["winner"] == side})]
 
@@ -470,17 +458,28 @@ class Window:
         activation.start(board, frame["side"], "counterattack", order, reaction=True)
 
     def step(self, board: Board, frame: WindowFrame) -> bool:
-        if board.top() is not frame or self.decisions(board, frame):
+        if board.top() is not frame or window_open(board, frame):
             return False
-        board.pop()  # nothing but NONE to answer: the window closes as that answer would close it (ruling R-WINDOW)
+        board.pop()  # even the card would have no answer but NONE, as both players see (ruling R-WINDOW)
         return True
+
+
+def window_open(board: Board, frame: WindowFrame) -> bool:
+    """Whether the window asks: not when even its card would allow nothing but NONE, which both players see
+    (an entry into an area already interdicted, no attack), so skipping it tells nothing (ruling R-WINDOW)."""
+    if frame["window"] == "entry":
+        return bool(air_plays(board, frame["area"], frame["attack"]))
+    return bool(counterattack_plays(board, frame["side"]))
 
 
 def counterattack_options(board: Board, side: str) -> list[str]:
     """COUNTERATTACK with any group or division on the map, if the side holds the card (L439)."""
-    options = ["COUNTERATTACK NONE"]
-    if not board.holds(side, "counterattack"):
-        return options
+    return ["COUNTERATTACK NONE"] + (counterattack_plays(board, side) if board.holds(side, "counterattack") else [])
+
+
+def counterattack_plays(board: Board, side: str) -> list[str]:
+    """Each Counterattack a side's blocks on the map would allow with the card (L439)."""
+    options = []
     for area in activation.group_areas(board, side):
         options.append(f"COUNTERATTACK GROUP {area}")
         options += [f"COUNTERATTACK GROUP {area} TO {target}"

@@ -49,8 +49,9 @@ class Phase:
             return [ask(frame, side, "place", f"Place the arriving {block}: where?",
                         [f"PLACE {block} {a}" for a in areas], f"PLACE {block} {areas[0]}")]
         if frame["stage"] == "cards":
-            air = fire.between_cards_window(board, frame) if frame["air_window"] else None
-            return [air or cardplay.card_decision(board, frame)]
+            if frame["air_window"]:
+                return [fire.between_cards_window(board, frame)]
+            return [cardplay.card_decision(board, frame)]
         return []
 
     def legal(self, board: Board, frame: PhaseFrame, decision: Decision) -> list[Order]:

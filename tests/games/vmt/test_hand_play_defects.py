@@ -121,34 +121,42 @@ def test_interdiction_options_list_every_area_without_a_marker_and_the_relocatio
     assert len(options_as_orders(pos.board, window)) == len(window.options)  # each one an order
 
 
-# ---------------------------------------------------------------- 5. no question with NONE as the only answer (038)
+# ---------------------------------------------------------------- 5. NONE the only answer (mail 038)
 
 
-def test_without_an_air_strike_no_window_asks_the_axis_before_a_soviet_card():
-    """Ruling R-WINDOW (issue 12): a window whose only answer would be AIRSTRIKE NONE asks nothing; the
-    Soviet plays on at once. Option empty_windows=ask asks anyway (DESIGN §4: no timing leak for ASK)."""
-    pos = soviet_phase_with_air_window("A04: 50/121 | C05: 7NI")
-    assert pos.pending("axis") == [] and [d.kind for d in pos.pending("soviet")] == ["card"]
-    pos = soviet_phase_with_air_window("A04: 50/121 | C05: 7NI", options={"empty_windows": "ask"})
-    (window,) = pos.pending("axis")
-    assert window.kind == "air" and window.options == ("AIRSTRIKE NONE",)
-
-
-def test_a_retreat_into_an_interdicted_area_asks_nothing_though_an_air_strike_is_held():
-    """L457: the marker already there attacks the retreating block; a second Interdiction there is no
-    answer (one marker of a type per area, L234) and an attack is only for blocks entering an Axis area
-    (L455): NONE is the only answer, and it is public, so no question whatever the option."""
-    pos = on_map("A10: 24/31 24/32 | A11: 25/54", "assault", "air_strike", options={"empty_windows": "ask"})
-    pos.marker("A12", "interdiction").phase("axis")
-    pos.auto = ()
-    pos.order("axis", "ASSAULT GROUP A10")
-    pos.order("axis", "MOVE 24/31 24/32 TO A11")
+def test_a_window_without_its_card_is_still_asked_and_says_why_none_is_the_only_answer():
+    """L439 (a Counterattack needs the card), ruling R-WINDOW: the window after an Axis combat is asked of a
+    Soviet who filed ASK whatever he holds, or its wait would tell the Axis that he holds the card (DESIGN
+    §4); mail 038 offered COUNTERATTACK NONE alone without a word, so the question now says why."""
+    pos = on_map("A04: 24/31 | A08: 25/54 | A12: 25/31", "assault", soviet_cards=("assault",)).phase("axis")
+    pos.order("axis", "ASSAULT GROUP A04 TO A08")
     pos.order("axis", "SUPPORT NONE")
-    pos.order("soviet", "SUPPORT NONE", dice=[5, 1, 1] + [1])
-    pos.order("soviet", "RETREAT TO A12", dice=[1])  # the Interdiction die
-    assert pos.last("interdiction")["area"] == "A12"
-    # no Axis question; the Soviet is asked about a Counterattack it cannot make, as the option says
-    assert [(d.role, d.kind) for d in pos.pending()] == [("soviet", "counterattack")]
+    pos.order("soviet", "SUPPORT NONE", dice=[1, 1])
+    (window,) = pos.pending("soviet")
+    assert window.kind == "counterattack" and window.options == ("COUNTERATTACK NONE",)
+    assert "You hold no Counterattack card, so NONE is your only answer" in window.prompt
+    pos = on_map("A04: 24/31 | A08: 25/54 | A12: 25/31", "assault", soviet_cards=("counterattack",)).phase("axis")
+    pos.order("axis", "ASSAULT GROUP A04 TO A08")
+    pos.order("axis", "SUPPORT NONE")
+    pos.order("soviet", "SUPPORT NONE", dice=[1, 1])
+    (window,) = pos.pending("soviet")
+    assert "COUNTERATTACK GROUP A12" in window.options and "You hold no" not in window.prompt
+
+
+def test_a_retreat_into_an_interdicted_area_asks_the_axis_nothing_whatever_it_holds():
+    """L457: the marker already there attacks the retreating block; a second Interdiction there is no answer
+    (one marker of a type per area, L234) and an attack is only on blocks entering an Axis area (L455).
+    Even an Air Strike allows nothing but NONE, as both players see: no question (ruling R-WINDOW)."""
+    for axis_cards in (("assault", "air_strike"), ("assault",)):
+        pos = on_map("A10: 24/31 24/32 | A11: 25/54", *axis_cards).marker("A12", "interdiction").phase("axis")
+        pos.auto = ()
+        pos.order("axis", "ASSAULT GROUP A10")
+        pos.order("axis", "MOVE 24/31 24/32 TO A11")
+        pos.order("axis", "SUPPORT NONE")
+        pos.order("soviet", "SUPPORT NONE", dice=[5, 1, 1] + [1])
+        pos.order("soviet", "RETREAT TO A12", dice=[1])  # the Interdiction die
+        assert pos.last("interdiction")["area"] == "A12"
+        assert [(d.role, d.kind) for d in pos.pending()] == [("soviet", "counterattack")]
 
 
 # ---------------------------------------------------------------- 6. several cards to discard (mails 002, 005)

@@ -65,7 +65,8 @@ def test_group_moves_to_several_areas_and_its_attack_is_fought_at_once_before_th
     assert [e["block"] for e in combat["attackers"]] == ["24/31"]
     # Axis 1 die (1 block, 4 SP > 3: +1, rough: -1); Soviet 1 die, +1 for the trench on its 1.
     no_support_fight(pos, "axis", [5, 1])
-    pos.order("soviet", "RETREAT TO A12")  # no Counterattack card: no window question (ruling R-WINDOW)
+    pos.order("soviet", "RETREAT TO A12")
+    pos.order("soviet", "COUNTERATTACK NONE")
     pos.order("axis", "MOVE 50/121 TO A09")  # the rest of the group moves after the combat
     assert (pos.where("213"), pos.where("24/31"), pos.where("50/121")) == ("A01", "A08", "A09")
 
@@ -423,29 +424,13 @@ def test_counterattack_window_opens_after_each_combat_and_the_activation_then_re
     assert pos.top()["kind"] == "combat" and pos.top()["area"] == "A13"
 
 
-def test_without_a_counterattack_card_the_window_asks_nothing():
-    """L439 (a Counterattack is a card), rulings R-CA and R-WINDOW: a window whose only answer is
-    COUNTERATTACK NONE asks no question (hand-played game, mail 038); the phase goes on at once."""
+def test_the_window_opens_whatever_is_held_and_needs_a_counterattack_card_to_play():
+    """L439, ruling R-CA: the window opens after every combat whatever the player holds (so it tells
+    nothing); a Counterattack needs the card."""
     pos = axis_turn("A04: 24/31 | A08: 25/54 | A12: 25/31", "assault", soviet_cards=("assault",))
     pos.order("axis", "ASSAULT GROUP A04 TO A08")
     no_support_fight(pos, "axis", [1, 1])
-    assert pos.last("combat_over")["area"] == "A08"
-    assert pos.pending("soviet") == [] and [d.kind for d in pos.pending("axis")] == ["card"]
-
-
-def test_with_the_card_or_by_option_the_window_asks_and_needs_the_card_to_play():
-    """Ruling R-WINDOW: with a Counterattack card the window asks (L439); with option empty_windows=ask it
-    asks whatever is held, NONE its only answer, so an ASK player's wait tells nothing (DESIGN §4)."""
-    pos = axis_turn("A04: 24/31 | A08: 25/54 | A12: 25/31", "assault", soviet_cards=("counterattack",))
-    pos.order("axis", "ASSAULT GROUP A04 TO A08")
-    no_support_fight(pos, "axis", [1, 1])
-    (window,) = pos.pending("soviet")
-    assert window.kind == "counterattack" and "COUNTERATTACK GROUP A12" in window.options
-    pos = axis_turn("A04: 24/31 | A08: 25/54 | A12: 25/31", "assault", soviet_cards=("assault",),
-                    options={"empty_windows": "ask"})
-    pos.order("axis", "ASSAULT GROUP A04 TO A08")
-    no_support_fight(pos, "axis", [1, 1])
-    (window,) = pos.pending("soviet")
+    window = pos.pending("soviet")[0]
     assert window.kind == "counterattack" and window.options == ("COUNTERATTACK NONE",)
     pos.illegal("soviet", "COUNTERATTACK GROUP A12", because=r"you hold no Counterattack card")
 

@@ -70,7 +70,7 @@ def test_battery_stormed_by_blocks_moving_in_stops_their_movement():
     a two-area mover cannot pass through an undestroyed battery area."""
     pos = Position().clear()
     pos.place("C09: 132/436 | A02: 28/49 | C03: 7NI")
-    pos.hand("axis", "assault", "assault").hand("soviet", "counterattack")
+    pos.hand("axis", "assault", "assault")
     pos.phase("axis")
     pos.play("axis", "ASSAULT GROUP C09 TO C08", dice=[6] + [1, 1])
     assert pos.last("battery_assault")["destroyed"] is True and pos.where("132/436") == "C08"
@@ -259,8 +259,9 @@ def test_axis_trench_unaffected_by_soviet_occupation():
     pos.order("axis", "SUPPORT NONE")
     # Axis 2 blocks + 1 SP = 3 dice (attacking: no trench bonus); Soviet 1 die.
     pos.order("soviet", "SUPPORT NONE", dice=[6, 6, 1] + [1])
-    pos.order("soviet", "RETREAT TO A06")  # no Counterattack card: no window question (ruling R-WINDOW)
+    pos.order("soviet", "RETREAT TO A06")
     assert pos.state["control"]["A03"] == "axis"
+    pos.order("soviet", "COUNTERATTACK NONE")
     pos.order("axis", "END", dice=[6])  # the Soviet reinforcement roll: nothing
     pos.hand("soviet", "assault")
     pos.play("soviet", "ASSAULT GROUP A06 TO A03")

@@ -151,7 +151,7 @@ def test_retreat_auto_leaves_behind_only_what_no_area_has_room_for_and_the_weake
     assert [e["block"] for e in pos.kinds("eliminated")] == [weakest]
     assert pos.last("eliminated")["cause"] == "no retreat"
     assert sorted(pos.where(b) for b in SOVIET_THREE if b != weakest) == ["A07", "A14"]
-    assert not pos.board.frames("combat") and pos.last("combat_over")["area"] == "A11"  # the combat is over
+    assert [d.kind for d in pos.pending("soviet")] == ["counterattack"]  # the combat is over
 
 
 def test_blocks_with_legal_areas_but_no_room_are_eliminated_without_a_question():
@@ -176,7 +176,7 @@ def test_a_split_retreat_is_one_order_with_extra_losses_per_group():
     assert (pos.where("25/54"), pos.where("109/361"), pos.where("25/31")) == ("A14", "A14", "A07")
     assert retreat_losses(pos) == ["enemy field of fire"]  # A14 only; A07 is not under fire
     assert {b: before[b] - pos.sp(b) for b in SOVIET_THREE} == {"25/54": 1, "109/361": 0, "25/31": 0}
-    assert not pos.board.frames("combat") and pos.last("combat_over")["area"] == "A11"  # the combat is over
+    assert [d.kind for d in pos.pending("soviet")] == ["counterattack"]  # the combat is over
 
 
 def test_the_groups_of_a_split_retreat_go_one_after_another():
@@ -184,7 +184,6 @@ def test_the_groups_of_a_split_retreat_go_one_after_another():
     may react as each group enters its area, before the next group moves."""
     pos = beaten_three("")
     pos.auto = ()
-    pos.hand("axis", "air_strike")
     pos.order("soviet", "RETREAT 25/54 TO A12 AND 25/31 109/361 TO A14")
     (window,) = pos.pending("axis")
     assert window.kind == "air" and window.context["area"] == "A12"
