@@ -571,6 +571,8 @@ def carry_out(board: Board, frame: ActivationFrame, blocks: list[str], plan: Mov
                                       for b in blocks]
         for asset_id in plan.assets:
             frame.setdefault("asset_via", {}).setdefault(to, {})[asset_id] = steps[-1][0]
+            # a beaten attacker's counters go back with the blocks they came with (L230, L270)
+            frame.setdefault("asset_origin", {}).setdefault(to, {})[asset_id] = origin
         pending = frame["pending"].setdefault(to, [])
         pending.extend(entries)
         if to not in frame["order_of_pending"]:

@@ -3,13 +3,13 @@ play starts.  One card's actions are completed before the next card (L160)."""
 
 from __future__ import annotations
 
-from moderator.core.contract import Decision
+from moderator.core.contract import OPTION_LABEL, Decision
 from moderator.core.errors import IllegalOrder
 from moderator.core.grammar import Order
 from moderator.games.vmt import activation, fire
 from moderator.games.vmt.board import Board
 from moderator.games.vmt.cards import BOMBARDMENT_CARDS
-from moderator.games.vmt.frames import ask
+from moderator.games.vmt.frames import any_of, ask
 from moderator.games.vmt.state import PhaseFrame
 
 
@@ -43,8 +43,7 @@ def play_options(board: Board, frame: PhaseFrame) -> list[str]:
         return options
     options.append("END" if frame["played"] else "PASS")
     if not frame["played"]:
-        for card in sorted(held):
-            options.append(f"PASS DISCARD {card.upper()}")
+        options += pass_options(board, side)
     for card in ("assault", "counterattack"):
         if card in held:
             using = " USING COUNTERATTACK" if card == "counterattack" else ""
@@ -60,6 +59,17 @@ def play_options(board: Board, frame: PhaseFrame) -> list[str]:
     for card in sorted(held):
         options += fire.order_targets(board, side, card)
     return list(dict.fromkeys(options))
+
+
+def pass_options(board: Board, side: str) -> list[str]:
+    """A Pass discards "as many cards ... as desired" and may withdraw any Pioneer and Armor assets (L144)."""
+    cards = sorted(card.upper() for card in board.hand_types(side))
+    assets = sorted(a for a, x in board.data["assets"].items() if x["side"] == side and x["status"] == "map")
+    options = [*any_of("PASS DISCARD", cards), *any_of("PASS WITHDRAW", assets)]
+    if cards and assets:
+        options.append(f"PASS DISCARD {' '.join(cards)} WITHDRAW {' '.join(assets)}{OPTION_LABEL}any of the cards, "
+                       f"any of the counters)")
+    return options
 
 
 def play_card(board: Board, frame: PhaseFrame, order: Order) -> None:

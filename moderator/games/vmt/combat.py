@@ -96,7 +96,7 @@ def open_combat(board: Board, activation: ActivationFrame, area: str, entries: l
         battery=battery, stage=(BATTERY_ASSAULT if battery else COMBAT_PROCEDURE).first,
         cards={attacker: [], defender: []}, counter_window=not activation["reaction"], activation=activation["id"],
         result=None, winner=None, retreating=[], pioneer_acted={attacker: False, defender: False}, allocated={},
-        armor_via={})
+        armor_via={}, asset_origins=dict(activation.get("asset_origin", {}).get(area, {})))
     armor = armor_in(board, frame, attacker)
     crossed = activation.get("asset_via", {}).get(area, {})
     if armor is not None and armor in crossed:
@@ -416,9 +416,12 @@ def finish_roll(board: Board, frame: CombatFrame, dice: dict[str, DiceCount], ro
         modified[side], notes[side] = modify_dice(board, frame, side, [d.value for d in rolled[side]])
     hits = {side: sum(1 for v in modified[side] if v >= 5) for side in modified}
     sixes = {side: sum(1 for v in modified[side] if v >= 6) for side in modified}
-    cancels = hits_cancelled(board, frame)
+    # A cancellation takes away a hit scored (L252 "subtract one hit from the hits inflicted", L310): with no
+    # hit to take, nothing is cancelled, so only the cancellations that found a hit are told.
+    cancelled_by = {side: by[:hits[side]] for side, by in hits_cancelled(board, frame).items()}
+    cancels = {side: len(by) for side, by in cancelled_by.items()}
     for side in modified:
-        n = min(cancels[side], hits[side])
+        n = cancels[side]
         hits[side] -= n
         if side == defender:
             sixes[side] -= min(n, sixes[side])  # the canceller removes 6s first: that spares an exhaustion (L310)
@@ -434,7 +437,7 @@ def finish_roll(board: Board, frame: CombatFrame, dice: dict[str, DiceCount], ro
     board.emit("combat_roll", area=area, attacker=attacker, defender=defender,
                dice={s: {"parts": dice[s]["parts"], "total": dice[s]["total"], "dice": result["rolls"][s],
                          "modified": modified[s], "notes": notes[s]} for s in modified},
-               cancelled=cancels, hits={attacker: hits[attacker], defender: hits[defender]},
+               cancelled=cancels, cancelled_by=cancelled_by, hits={attacker: hits[attacker], defender: hits[defender]},
                sixes=sixes[defender])
     next_step(frame)
 
@@ -464,20 +467,21 @@ def modify_dice(board: Board, frame: CombatFrame, side: str, values: list[int]) 
     return values, notes
 
 
-def hits_cancelled(board: Board, frame: CombatFrame) -> dict[str, int]:
-    """How many hits of each side the enemy cancels: one per enemy Armor counter; a Bunker (and, by
-    option, a Minefield) cancels one Axis hit (L252, L310; ruling R-MINES)."""
+def hits_cancelled(board: Board, frame: CombatFrame) -> dict[str, list[str]]:
+    """What may cancel each side's hits, one hit each: an enemy Armor counter (its id); a Bunker (and, by
+    option, a Minefield) an Axis hit ("bunker", "minefield") (L252, L310; ruling R-MINES)."""
     attacker, defender = frame["attacker"], frame["defender"]
-    cancels = {attacker: 0, defender: 0}
+    cancels: dict[str, list[str]] = {attacker: [], defender: []}
     for side in (attacker, defender):
-        if armor_in(board, frame, side) is not None:
-            cancels[enemy(side)] += 1
+        armor = armor_in(board, frame, side)
+        if armor is not None:
+            cancels[enemy(side)].append(armor)
     area = frame["area"]
     if defender == "soviet":
         if board.marker(area, "bunker"):
-            cancels["axis"] += 1
+            cancels["axis"].append("bunker")
         if board.marker(area, "minefield") and board.options.get("minefield_effect", "cancel_hit") == "cancel_hit":
-            cancels["axis"] += 1
+            cancels["axis"].append("minefield")
     return cancels
 
 

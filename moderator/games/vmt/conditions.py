@@ -31,7 +31,9 @@ def evaluate(name: str, view: Mapping[str, Any], decision: Decision, args: Seque
     if name == "AREA":
         if not args:
             raise IllegalOrder("AREA needs an area, e.g. 'AREA A08'")
-        area = context.get("area") or last.get("area")
+        # Only a question about that area (a combat there, blocks entering it) fits: the last combat's area
+        # says nothing of "before the next Soviet card", whose Air Strike may go anywhere.
+        area = context.get("area")
         return area is not None and area.upper() in {a.upper() for a in args}
     if name == "ATTACKERS":
         return context.get("attackers", 0) >= _number(args, name)

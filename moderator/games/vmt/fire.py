@@ -4,7 +4,8 @@ and Field Artillery (L481-483), Interdiction (L457), and the Counterattack windo
 
 "At any moment" (L453) becomes a finite set of windows (ruling R-AIR): when Soviet blocks enter an
 area (by move or retreat), and before each Soviet card.  Every window opens whatever the Axis
-holds, so its timing tells the Soviet nothing (DESIGN §4).
+holds, so its timing tells the Soviet nothing (DESIGN §4); one that even the card could not answer
+but with NONE, for reasons both players see, asks nothing (ruling R-WINDOW).
 """
 
 from __future__ import annotations
@@ -51,8 +52,7 @@ def order_targets(board: Board, side: str, card: str) -> list[str]:
         return [f"PLAY {name} {a}" for a in board.batteries_left()]
     if card == "air_strike":
         attack = [f"PLAY {name} ATTACK {a}" for a in soviet_occupied(board)]
-        interdict = [f"PLAY {name} INTERDICT {a}" for a in interdiction_targets(board)]
-        return attack + interdict
+        return attack + interdiction_plays(board, f"PLAY {name} INTERDICT", interdiction_targets(board))
     if card == "soviet_coastal_artillery":
         targets = coastal_targets(board)
         return [f"PLAY {name} {a}" for a in targets] if targets else [f"PLAY {name}"]
@@ -68,11 +68,18 @@ def soviet_occupied(board: Board) -> list[str]:
 
 
 def interdiction_targets(board: Board) -> list[str]:
-    """Any area may be interdicted (L453); the listed options are those next to Soviet blocks."""
-    near = set(soviet_occupied(board))
-    for area in list(near):
-        near.update(board.geo.neighbours(area))
-    return sorted(a for a in near if not board.marker(a, "interdiction"))
+    """Every area without an Interdiction marker: the marker goes "in any area on the map" (L453)."""
+    return sorted(a for a in board.geo.areas if not board.marker(a, "interdiction"))
+
+
+def interdiction_plays(board: Board, prefix: str, targets: list[str]) -> list[str]:
+    """`prefix <area>` for each target; with every marker on the map, also each choice of the marker to
+    relocate, `prefix <area> REMOVING <old>` (without it the oldest moves) (L457)."""
+    plays = [f"{prefix} {a}" for a in targets]
+    on_map = board.markers_on_map("interdiction")
+    if len(on_map) >= board.marker_limit("interdiction"):
+        plays += [f"{prefix} {a} REMOVING {old}" for a in targets for old in on_map]
+    return plays
 
 
 def coastal_targets(board: Board) -> list[str]:
@@ -103,7 +110,7 @@ def play_order(board: Board, side: str, order: Order) -> None:
         raise IllegalOrder(f"{card.upper()} is not an Order card you can play this way")
     if card == "air_strike":
         mode = order.get("mode") or "ATTACK"
-        area = check_strike(board, str(mode), target)
+        area = check_strike(board, str(mode), target, order.get("removing"))
         card_id = board.take_from_hand(side, card)
         board.emit("card_played", side=side, card=card, mode=str(mode).lower(), area=area, divisions=[],
                    reaction=False, blocks=0)
@@ -180,7 +187,7 @@ def superheavy(board: Board, area: str) -> None:
     rolled = board.roll(3, f"Superheavy Artillery on {area}")
     hits = sum(1 for d in rolled if d.value == 6)
     board.emit("bombardment", area=area, source="Superheavy Artillery", dice=[d.to_json() for d in rolled],
-               need=6, hits=hits, victim="soviet")
+               need=6, hits=hits, victim="soviet", battery_first=True)
     if hits:
         destroy_battery(board, area)
         distribute(board, area, "soviet", hits - 1, "Superheavy Artillery")
@@ -191,14 +198,21 @@ def superheavy(board: Board, area: str) -> None:
 # ---------------------------------------------------------------- the Air Strike and its answers
 
 
-def check_strike(board: Board, mode: str, target: str | None) -> str:
-    """The area an Air Strike may attack (Soviet blocks there) or interdict (no marker yet); raises IllegalOrder."""
+def check_strike(board: Board, mode: str, target: str | None, removing: Value = None) -> str:
+    """The area an Air Strike may attack (Soviet blocks there) or interdict (no marker yet), and the marker
+    it may relocate (L457); raises IllegalOrder."""
     if target is None:
         raise IllegalOrder("name the area of the Air Strike")
     if mode == "ATTACK" and not board.blocks_in(target, "soviet"):
         raise IllegalOrder(f"an Air Strike attack needs Soviet blocks in {target}")
     if mode == "INTERDICT" and board.marker(target, "interdiction"):
         raise IllegalOrder(f"{target} is already interdicted")
+    if removing:
+        on_map = board.markers_on_map("interdiction")
+        if mode != "INTERDICT" or len(on_map) < board.marker_limit("interdiction") or str(removing) not in on_map:
+            raise IllegalOrder(f"REMOVING relocates one of the Interdiction markers when all "
+                               f"{board.marker_limit('interdiction')} are on the map (L457); on the map now: "
+                               f"{', '.join(on_map) or 'none'}")
     return target
 
 
@@ -217,12 +231,13 @@ class Strike:
         if frame["stage"] == "cover":
             return [ask(frame, "soviet", "cover",
                         f"The Axis plays an Air Strike ({frame['mode'].lower()}) on {frame['target']}: "
-                        f"answer with Fighter Cover?",
+                        f"answer with Fighter Cover?" + no_card_note(board, "soviet", "fighter_cover"),
                         ["COVER NONE"] + (["COVER"] if board.holds("soviet", "fighter_cover") else []), "COVER NONE",
                         deadline="reaction", interrupts="axis",
                         context={"area": frame["target"], "mode": frame["mode"]})]
         if frame["stage"] == "escort":
-            return [ask(frame, "axis", "escort", "The Soviet answers with Fighter Cover: play Fighter Escort?",
+            return [ask(frame, "axis", "escort", "The Soviet answers with Fighter Cover: play Fighter Escort?"
+                        + no_card_note(board, "axis", "fighter_escort"),
                         escort_options(board), "ESCORT NONE", deadline="reaction", interrupts="soviet")]
         return []
 
@@ -326,7 +341,8 @@ class CoverOrder:
         if frame["stage"] == "escort":
             return [ask(frame, "axis", "escort",
                         f"The Soviet plays Fighter Cover to clear the Interdiction in {frame['target']}: "
-                        f"play Fighter Escort?", escort_options(board), "ESCORT NONE", deadline="reaction",
+                        f"play Fighter Escort?" + no_card_note(board, "axis", "fighter_escort"),
+                        escort_options(board), "ESCORT NONE", deadline="reaction",
                         interrupts="soviet")]
         return []
 
@@ -356,24 +372,34 @@ class CoverOrder:
 
 def between_cards_window(board: Board, phase: PhaseFrame) -> Decision:
     """Before each Soviet card the Axis may strike (ruling R-AIR); the question belongs to the phase frame."""
-    return ask(phase, "axis", "air", "Before the next Soviet card: an Air Strike (Reaction)?",
-               air_options(board, None, attack=True), "AIRSTRIKE NONE", deadline="reaction", interrupts="soviet",
-               context={"area": None})
+    return ask(phase, "axis", "air", "Before the next Soviet card: an Air Strike (Reaction)?"
+               + no_card_note(board, "axis", "air_strike"), air_options(board, None, attack=True), "AIRSTRIKE NONE",
+               deadline="reaction", interrupts="soviet", context={"area": None})
+
+
+def no_card_note(board: Board, side: str, card: str) -> str:
+    """What a player asked a window without its card is told: NONE is the only answer, and why it is asked
+    anyway (ruling R-WINDOW). Only the player sees his questions' text."""
+    if board.holds(side, card):
+        return ""
+    name = card.replace("_", " ").title()
+    return (f" You hold no {name} card, so NONE is your only answer; this window is asked whatever you hold, "
+            f"so that the time it takes tells your opponent nothing (ruling R-WINDOW).")
 
 
 def air_options(board: Board, area: str | None, attack: bool) -> list[str]:
-    options = ["AIRSTRIKE NONE"]
-    if not board.holds("axis", "air_strike"):
-        return options
+    return ["AIRSTRIKE NONE"] + (air_plays(board, area, attack) if board.holds("axis", "air_strike") else [])
+
+
+def air_plays(board: Board, area: str | None, attack: bool) -> list[str]:
+    """The Air Strikes a window allows to one who holds the card: about `area`, or anywhere (ruling R-AIR)."""
     if area is None:
-        options += [f"AIRSTRIKE ATTACK {a}" for a in soviet_occupied(board)]
-        options += [f"AIRSTRIKE INTERDICT {a}" for a in interdiction_targets(board)]
-        return options
-    if attack:
-        options.append(f"AIRSTRIKE ATTACK {area}")
+        return ([f"AIRSTRIKE ATTACK {a}" for a in soviet_occupied(board)]
+                + interdiction_plays(board, "AIRSTRIKE INTERDICT", interdiction_targets(board)))
+    plays = [f"AIRSTRIKE ATTACK {area}"] if attack else []
     if not board.marker(area, "interdiction"):
-        options.append(f"AIRSTRIKE INTERDICT {area}")
-    return options
+        plays += interdiction_plays(board, "AIRSTRIKE INTERDICT", [area])
+    return plays
 
 
 def apply_air(board: Board, order: Order, entering: list[str] | None = None, area: str | None = None,
@@ -388,7 +414,7 @@ def apply_air(board: Board, order: Order, entering: list[str] | None = None, are
     if area is not None and mode == "ATTACK" and not attack:
         raise IllegalOrder(f"the Soviet blocks entering {area} do not attack an Axis-held area, so only an "
                            f"Interdiction can be placed there now (L455, ruling R-AIR)")
-    check_strike(board, mode, target)
+    check_strike(board, mode, target, order.get("removing"))
     card_id = board.take_from_hand("axis", "air_strike")
     board.emit("card_played", side="axis", card="air_strike", mode=mode.lower(), area=target, divisions=[],
                reaction=True, blocks=0)
@@ -399,15 +425,19 @@ class Window:
     """A reaction window: the Axis after Soviet blocks enter an area, or the Counterattack window."""
 
     def decisions(self, board: Board, frame: WindowFrame) -> list[Decision]:
+        if not window_open(board, frame):
+            return []
         if frame["window"] == "entry":
             what = "attack into" if frame["attack"] else "enter"
             return [ask(frame, "axis", "air",
-                        f"Soviet blocks {what} {frame['area']}: an Air Strike (Reaction) on them or there?",
+                        f"Soviet blocks {what} {frame['area']}: an Air Strike (Reaction) on them or there?"
+                        + no_card_note(board, "axis", "air_strike"),
                         air_options(board, frame["area"], frame["attack"]), "AIRSTRIKE NONE", deadline="reaction",
                         interrupts="soviet", context={"area": frame["area"]})]
         side = frame["side"]
         return [ask(frame, side, "counterattack",
-                    f"The combat in {frame['area']} is over: counterattack now (Reaction, L439)?",
+                    f"The combat in {frame['area']} is over: counterattack now (Reaction, L439)?"
+                    + no_card_note(board, side, "counterattack"),
                     counterattack_options(board, side), "COUNTERATTACK NONE", deadline="reaction",
                     interrupts=enemy(side), context={"area": frame["area"], "winner": frame["winner"],
                                                      "mine": frame["winner"] == side})]
@@ -428,14 +458,28 @@ class Window:
         activation.start(board, frame["side"], "counterattack", order, reaction=True)
 
     def step(self, board: Board, frame: WindowFrame) -> bool:
-        return False
+        if board.top() is not frame or window_open(board, frame):
+            return False
+        board.pop()  # even the card would have no answer but NONE, as both players see (ruling R-WINDOW)
+        return True
+
+
+def window_open(board: Board, frame: WindowFrame) -> bool:
+    """Whether the window asks: not when even its card would allow nothing but NONE, which both players see
+    (an entry into an area already interdicted, no attack), so skipping it tells nothing (ruling R-WINDOW)."""
+    if frame["window"] == "entry":
+        return bool(air_plays(board, frame["area"], frame["attack"]))
+    return bool(counterattack_plays(board, frame["side"]))
 
 
 def counterattack_options(board: Board, side: str) -> list[str]:
     """COUNTERATTACK with any group or division on the map, if the side holds the card (L439)."""
-    options = ["COUNTERATTACK NONE"]
-    if not board.holds(side, "counterattack"):
-        return options
+    return ["COUNTERATTACK NONE"] + (counterattack_plays(board, side) if board.holds(side, "counterattack") else [])
+
+
+def counterattack_plays(board: Board, side: str) -> list[str]:
+    """Each Counterattack a side's blocks on the map would allow with the card (L439)."""
+    options = []
     for area in activation.group_areas(board, side):
         options.append(f"COUNTERATTACK GROUP {area}")
         options += [f"COUNTERATTACK GROUP {area} TO {target}"

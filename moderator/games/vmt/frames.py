@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from moderator.core import frames as core_frames
-from moderator.core.contract import Decision
+from moderator.core.contract import OPTION_LABEL, Decision
 from moderator.core.frames import answered as answered  # re-exported for the VMT handlers
 from moderator.core.frames import ask as ask
 from moderator.core.grammar import Order
@@ -30,3 +30,11 @@ def options_as_orders(board: Board, decision: Decision) -> list[Order]:
     """The decision's listed options, parsed as orders of its kind (labels after two spaces dropped)."""
     lexicon = lexicon_for(board, decision.role)
     return [GRAMMAR.parse(text.split("  (")[0], lexicon, kinds=[decision.kind]) for text in decision.options]
+
+
+def any_of(prefix: str, items: list[str]) -> list[str]:
+    """One option naming every item after `prefix`, labelled to say that any one or more of them may be
+    named: every selection is an answer, too many to list one by one (issue 12)."""
+    if len(items) <= 1:
+        return [f"{prefix} {item}" for item in items]
+    return [f"{prefix} {' '.join(items)}{OPTION_LABEL}any one or more of them)"]

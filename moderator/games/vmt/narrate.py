@@ -12,6 +12,21 @@ def side_name(side: str | None) -> str:
     return {"axis": "Axis", "soviet": "Soviet", None: "nobody"}.get(side, str(side).title())
 
 
+#: The markers as the rulebook names them (L232-246, L457).
+MARKER_NAMES = {"at": "AT", "bunker": "Bunker", "minefield": "Minefield", "interdiction": "Interdiction"}
+
+
+def marker_name(kind: str) -> str:
+    return MARKER_NAMES.get(kind, kind.replace("_", " ").title())
+
+
+def a_marker(kind: str, capital: bool = False) -> str:
+    """'an AT marker', 'a Bunker marker' (AT is read letter by letter: an A-T)."""
+    name = marker_name(kind)
+    article = "an" if name[0] in "AEIOU" else "a"
+    return f"{article.title() if capital else article} {name} marker"
+
+
 def card_name(card: str) -> str:
     return card.replace("_", " ").title().replace("88Mm", "88mm")
 
@@ -66,7 +81,7 @@ def _moved_blocks(d: Mapping[str, Any]) -> str:
 
 
 def _combat(d: Mapping[str, Any]) -> str:
-    what = "the battery of" if d["battery"] else ""
+    what = "the battery of " if d["battery"] else ""
     assets = "; ".join(f"{side_name(s)} {', '.join(a['asset'] + ' (' + str(a['steps']) + ')' for a in xs)}"
                        for s, xs in d["assets"].items() if xs)
     return (f"COMBAT in {d['area']}: {side_name(d['attacker'])} attacks {what}{d['area']} with "
@@ -91,10 +106,17 @@ def _roll(d: Mapping[str, Any]) -> str:
         mods = f"; {', '.join(x['notes'])}" if x["notes"] else ""
         parts.append(f"{side_name(side)} rolls {x['total']}d6 ({counts}): {dice_text(x['dice'])}{mods}"
                      f" -> {x['modified']}")
-    cancel = "; ".join(f"{c} {side_name(s)} hit(s) cancelled" for s, c in d["cancelled"].items() if c)
+    cancel = "; ".join(_cancelled(side, by) for side, by in d.get("cancelled_by", {}).items() if by)
     hits = ", ".join(f"{side_name(s)} {n} hit(s)" for s, n in d["hits"].items())
     return " ".join(parts) + f". Hits scored: {hits}" + (f" ({cancel})" if cancel else "") + \
         (f"; {d['sixes']} of the defender's are 6s." if d["sixes"] else ".")
+
+
+def _cancelled(side: str, by: list[str]) -> str:
+    """'1 Soviet hit cancelled by the Axis STUGB': only the hits a counter or marker really took away (L252, L310)."""
+    other = side_name("soviet" if side == "axis" else "axis")
+    names = [f"the {what.title()}" if what in ("bunker", "minefield") else f"the {other} {what}" for what in by]
+    return f"{len(by)} {side_name(side)} hit{'s' if len(by) > 1 else ''} cancelled by {' and '.join(names)}"
 
 
 def _casualties(d: Mapping[str, Any]) -> str:
@@ -122,9 +144,15 @@ def _eliminated(d: Mapping[str, Any]) -> str:
 
 def _bombardment(d: Mapping[str, Any]) -> str:
     text = f"{d['source']} on {d['area']}: {dice_text(d['dice'])}; hits on {d['need']}+: {d['hits']}"
-    if d["hits"]:
-        text += f", distributed at random among the {side_name(d['victim'])} blocks there"
-    return text + "."
+    victims = f"the {side_name(d['victim'])} blocks there"
+    if not d["hits"]:
+        return text + "."
+    if not d.get("battery_first"):
+        return text + f", distributed at random among {victims}."
+    # Superheavy Artillery: "The first hit obtained destroys the battery; the rest ... among the Soviet blocks" (L471)
+    if d["hits"] == 1:
+        return text + ", on the battery."
+    return text + f", the first on the battery, the other {d['hits'] - 1} at random among {victims}."
 
 
 def _anti_armor(d: Mapping[str, Any]) -> str:
@@ -160,12 +188,12 @@ _NARRATORS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "control": lambda d: (f"{d['area']} passes to {side_name(d['side'])} control"
                           + (f" ({d['vp']} VP)." if d["vp"] else ".")),
     "trench_disabled": lambda d: f"The Soviet trenches of {d['area']} are out of order for good.",
-    "marker_withdrawn": lambda d: f"The {d['marker'].upper()} marker in {d['area']} is withdrawn.",
-    "marker_placed": lambda d: f"A {d['marker'].upper()} marker is placed in {d['area']}.",
-    "marker_removed": lambda d: f"The {d['marker'].upper()} marker in {d['area']} is removed ({d['by']}).",
-    "marker_cancelled": lambda d: (f"The {d['marker'].upper()} placement in {d['area']} is cancelled by "
+    "marker_withdrawn": lambda d: f"The {marker_name(d['marker'])} marker in {d['area']} is withdrawn.",
+    "marker_placed": lambda d: f"{a_marker(d['marker'], capital=True)} is placed in {d['area']}.",
+    "marker_removed": lambda d: f"The {marker_name(d['marker'])} marker in {d['area']} is removed ({d['by']}).",
+    "marker_cancelled": lambda d: (f"The {marker_name(d['marker'])} placement in {d['area']} is cancelled by "
                                    f"{card_name(d['by'])}."),
-    "marker_short": lambda d: f"No {d['marker'].upper()} marker is left to place in {d['area']}.",
+    "marker_short": lambda d: f"No {marker_name(d['marker'])} marker is left to place in {d['area']}.",
     "asset_hit": lambda d: f"{d['asset']} is hit ({d['cause']}) and flips to its {d['steps']}-step side.",
     "asset_eliminated": lambda d: f"{d['asset']} is eliminated for good ({d['cause']}).",
     "asset_set_aside": lambda d: f"{d['asset']} has no block left with it in {d['area']} and is set aside.",

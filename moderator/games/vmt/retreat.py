@@ -414,14 +414,25 @@ def step_retreat(board: Board, frame: CombatFrame) -> bool:
     for entry in frame["attackers"]:
         if board.is_in(entry["block"], area):
             by_origin.setdefault(entry["origin"], []).append(entry["block"])
-    assets_left = board.assets_in(area, side)
-    for origin, group in sorted(by_origin.items()):
-        if origin == area or board.is_enemy_occupied(origin, side) or board.room_in(origin, side) < len(group) \
-                or (side == "axis" and board.has_battery(origin) and not open_battery_area(board, origin, side)):
+    going = {origin: group for origin, group in sorted(by_origin.items()) if can_go_home(board, area, origin, side,
+                                                                                        len(group))}
+    for origin, group in by_origin.items():
+        if origin not in going:
             for block in group:
                 board.eliminate(block, "no retreat")
-            continue
-        move_group(board, frame, group, area, origin, [], assets_choice=assets_left)
-        assets_left = []
+    # Each counter goes back with the blocks it attacked with (L230: it stays with blocks; L270: they go back
+    # where they came from); one whose blocks cannot go home, or placed in the combat area, goes with the first.
+    came_from = frame.get("asset_origins", {})
+    assets = board.assets_in(area, side)
+    for index, (origin, group) in enumerate(going.items()):
+        taking = [a for a in assets if came_from.get(a) == origin or (index == 0 and came_from.get(a) not in going)]
+        move_group(board, frame, group, area, origin, [], assets_choice=taking)
     frame["stage"] = AFTER_RETREAT
     return True
+
+
+def can_go_home(board: Board, area: str, origin: str, side: str, count: int) -> bool:
+    """A beaten attacker's blocks go back to their origin unless it is now enemy-occupied, full, or (for the
+    Axis) a closed battery area (L270, L332; ruling R-RETREAT)."""
+    return not (origin == area or board.is_enemy_occupied(origin, side) or board.room_in(origin, side) < count
+                or (side == "axis" and board.has_battery(origin) and not open_battery_area(board, origin, side)))

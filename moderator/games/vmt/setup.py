@@ -12,7 +12,7 @@ from moderator.core.grammar import Order
 from moderator.core.rng import Rng
 from moderator.games.vmt.board import SIDES, Board
 from moderator.games.vmt.cards import BOMBARDMENT_CARDS, draw, refill
-from moderator.games.vmt.frames import answered, ask, new_frame, options_as_orders
+from moderator.games.vmt.frames import answered, any_of, ask, new_frame, options_as_orders
 from moderator.games.vmt.scenario import Scenario
 from moderator.games.vmt.sequence import open_card_play, start_phase
 from moderator.games.vmt.state import (
@@ -214,8 +214,8 @@ class Bombardment:
 
     def decisions(self, board: Board, frame: BombardFrame) -> list[Decision]:
         if frame["stage"] == "discard":
-            hand = [t for t in board.hand_types("axis") if t not in BOMBARDMENT_CARDS]
-            options = ["DISCARD NONE"] + [f"DISCARD {t.upper()}" for t in dict.fromkeys(hand)]
+            hand = sorted(t.upper() for t in board.hand_types("axis") if t not in BOMBARDMENT_CARDS)
+            options = ["DISCARD NONE", *any_of("DISCARD", hand)]  # "as many cards ... as desired" (L124)
             return [ask(frame, "axis", "discard",
                         "Initial Bombardment a): discard any cards but Air Strike, Heavy and Superheavy Artillery; "
                         "you draw as many.", options, "DISCARD NONE")]

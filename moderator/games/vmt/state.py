@@ -209,6 +209,7 @@ class ActivationFrame(FrameBase):
     assets_moved: list[str]
     auto_moved: bool
     asset_via: NotRequired[dict[str, dict[str, str]]]  # combat area -> asset -> the area it came from
+    asset_origin: NotRequired[dict[str, dict[str, str]]]  # combat area -> asset -> the area its blocks left
 
 
 class DiceCount(TypedDict):
@@ -268,6 +269,7 @@ class CombatFrame(FrameBase):
     pioneer_acted: dict[str, bool]
     allocated: dict[str, list[str]]  # side -> the blocks its hits went to
     armor_via: ArmorVia
+    asset_origins: NotRequired[dict[str, str]]  # asset -> the area it attacked from with its blocks (L230, L270)
 
 
 class StrikeFrame(FrameBase):

@@ -6,8 +6,10 @@ Each corruption test changes one thing in a copy of the real data and checks tha
 
 from __future__ import annotations
 
+import itertools
 import shutil
 from collections.abc import Callable
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -111,13 +113,27 @@ def test_shape_of_the_reconstruction(s: Scenario) -> None:
     assert len(s.meta.turns) == 13
 
 
-def test_ruling_r_turns_thirteen_three_day_turns_counting_june_as_31_days(s: Scenario) -> None:
-    """Ruling R-TURNS: T1 June 7-9 (L104), T2 June 10-12 (L414), T3 June 13-15 (L423) and a last turn
-    July 12-14 (L427) fit 3-day turns only if June has 31 days: 13 turns."""
+def test_ruling_r_turns_thirteen_turns_on_the_real_calendar(s: Scenario) -> None:
+    """Ruling R-TURNS: T1 June 7-9 (L104), T2 June 10-12 (L414), T3 June 13-15 (L423), a last turn July
+    12-14 (L427), 3-day turns (L120): 13 turns over 38 days, so one is 2 days long, turn 9 (July 1-2)
+    where June ends. Every turn's dates are real days (no "June 31", hand-played game mail 063), each
+    turn follows the last without a gap, and the first and last dates are the rulebook's."""
     dates = [t.dates for t in s.meta.turns]
     assert [t.n for t in s.meta.turns] == list(range(1, 14))
-    assert dates[:3] == ["June 7-9", "June 10-12", "June 13-15"]
-    assert dates[7:9] == ["June 28-30", "June 31-July 2"] and dates[-1] == "July 12-14"
+    assert dates[:3] == ["June 7-9", "June 10-12", "June 13-15"] and dates[-1] == "July 12-14"
+    spans = []
+    for text in dates:
+        first, _, last = text.partition("-")
+        month, day = first.split()
+        start = date(1942, MONTHS[month], int(day))  # raises for a day the month does not have
+        end_month, end_day = (last.split() if " " in last else (month, last))
+        spans.append((start, date(1942, MONTHS[end_month], int(end_day))))
+    assert all(later[0] == earlier[1] + timedelta(days=1) for earlier, later in itertools.pairwise(spans))
+    assert [(end - start).days + 1 for start, end in spans] == [3] * 8 + [2] + [3] * 4
+    assert dates[8] == "July 1-2"
+
+
+MONTHS = {"June": 6, "July": 7}
 
 
 def test_rulebook_fixed_values(s: Scenario) -> None:
