@@ -298,8 +298,9 @@ class TurnRunner:
             # whole game from their own mailbox.
             "archive": archive_of(table, {"seq": seq, "role": seat.role}) if table.game.status == "over" else None,
             "outcome": describe_outcome(outcome) if outcome else None,
-            "envelope": [] if observer else envelope_lines(table.game.id, seat.role, table.game.phase_label,
-                                                            seat.secret),
+            # A finished game asks nothing: its last report carries no "how to answer" (issue 12).
+            "envelope": [] if observer or outcome is not None else envelope_lines(
+                table.game.id, seat.role, table.game.phase_label, seat.secret),
         }
 
 
