@@ -10,8 +10,9 @@ This is the one place where "few round trips" (DESIGN §4) is implemented, for e
   turn); when the period changes, unused ones expire and the player is told;
 * a script line that no longer fits is not guessed around: the rest of the script is held, the
   player is told why, and the decision waits for them;
-* a standing order whose answer is illegal at that moment gives the decision's default at once,
-  exactly as fast as a declined reaction, so how long a window stays open never tells the
+* a standing order whose answer is illegal at that moment is passed over for the next standing
+  order that holds (the player's, then the game's), or gives the decision's default at once (never
+  ASK), exactly as fast as a declined reaction, so how long a window stays open never tells the
   opponent what a player holds (the "no timing leaks" rule).
 
 The runner is pure: it takes state, plans and an Rng and returns the new state with the steps.
@@ -230,29 +231,40 @@ class Runner:
         return False
 
     def _answer_from_standing(self, decision: Decision, plan: Plan, rng: Rng, result: Advance) -> bool:
-        """Standing orders, the player's own first, then the game's; ASK makes the decision wait."""
+        """Standing orders, the player's own first, then the game's; ASK makes the decision wait.
+
+        A standing order whose tests hold but whose answer is not legal now is passed over for the
+        next one that holds (the player's unconditional order after an IF, then the game's); when none
+        is left, or the next is ASK, the decision's default answers at once (module docstring: no
+        timing leak).  The answer keeps the first order passed over, for the player's report."""
         state = result.state
+        unfit: tuple[str, str] = ("", "")
         for standing, source in self._standing_for(decision, plan):
             if not self._guard_holds(state, decision, standing.guard):
                 continue
             if standing.answer == ASK:
+                if unfit[0]:
+                    break  # an order that did not fit never makes the decision wait
                 return False
             counters = dict(rng.counters)
-            unfit: tuple[str, str] = ("", "")
             try:
                 order = self._parse(state, decision, standing.answer)
                 new_state, events = self.engine.apply(state, decision.role, order, rng)
             except OrderError:
-                # Same speed as declining: take the default now (see module docstring).  The player's
-                # report says which standing order did not fit, so "default" is not a deadline here.
                 rng.take_draws()
                 rng.counters = counters
-                order = self._parse(state, decision, decision.default)
-                new_state, events = self.engine.apply(state, decision.role, order, rng)
-                source, unfit = "default", (standing.render(), source)
+                unfit = unfit if unfit[0] else (standing.render(), source)
+                continue
             self._record(result, new_state, decision, order, source, events, rng, standing.line_no or None, unfit)
             return True
-        return False
+        if not unfit[0]:
+            return False
+        # Same speed as declining: the default now.  The player's report says which standing order did
+        # not fit, so "default" is not a deadline here.
+        order = self._parse(state, decision, decision.default)
+        new_state, events = self.engine.apply(state, decision.role, order, rng)
+        self._record(result, new_state, decision, order, "default", events, rng, None, unfit)
+        return True
 
     def _held(self, decision: Decision, plan: Plan, result: Advance, line: ScriptLine, reason: str,
               blocked: set[str]) -> bool:

@@ -1,6 +1,6 @@
 """Scripts, standing orders and ASK: the core's "few round trips" (DESIGN §4), on the Duel game."""
 
-from moderator.core.plans import ASK, Plan, Standing, parse_body
+from moderator.core.plans import ASK, Plan, Standing, Test, parse_body
 from moderator.core.rng import RngRecord
 from moderator.core.runner import Runner, merge_standing
 from tests.testgame.duel import GRAMMAR, engine
@@ -92,7 +92,26 @@ def test_illegal_standing_answer_defaults_at_once_like_a_declined_window():
                            standing=[Standing("react", f"COUNTER {weak[1]}")])}
     result = Runner(engine).advance(state, plans, rng)
     react = next(s for s in result.steps if s.kind == "react")
-    assert react.text == "NONE" and react.source == "default"
+    # passed over for the game's standing default, which says the same as the decision's default
+    assert react.text == "NONE" and react.source == "game-standing"
+    assert (react.unfit, react.unfit_source) == (f"STANDING REACT: COUNTER {weak[1]}", "standing")
+    assert not [d for d in result.waiting if d.kind == "react"]
+
+
+def test_an_illegal_standing_answer_followed_by_ask_takes_the_default_at_once_never_asks():
+    """Asking after an order that did not fit would keep the window open only when the order was not
+    legal: the opponent would learn what the player does not hold."""
+    state, rng = fresh()
+    weak = [c for c in state["cards"] if state["cards"][c] < 4]
+    state["hands"]["south"] = weak[:3]
+    state["hands"]["north"] = weak[3:6]
+    plans = {"north": script(state, "north", f"ATTACK\nCOMMIT {weak[3]}"),
+             "south": Plan(script=script(state, "south", f"COMMIT {weak[0]}").script,
+                           standing=[Standing("react", f"COUNTER {weak[1]}", (Test("HP_BELOW", ("99",)),)),
+                                     Standing("react", ASK)])}
+    result = Runner(engine).advance(state, plans, rng)
+    react = next(s for s in result.steps if s.kind == "react")
+    assert react.source == "default" and react.unfit_source == "standing"
     assert not [d for d in result.waiting if d.kind == "react"]
 
 
