@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from moderator.core.contract import Decision, Engine, Event, View
@@ -317,13 +317,3 @@ def closest_answer(error: OrderError, text: str, decision: Decision) -> str:
         return ""
     near = difflib.get_close_matches(text, [o.split("  (")[0] for o in decision.options], n=1, cutoff=0.0)
     return f"; the closest legal answer now: '{near[0]}'" if near else ""
-
-
-def merge_standing(plan: Plan, new: Sequence[Standing], clear_kinds: Sequence[str | None]) -> Plan:
-    """A seat's standing orders after a message: CLEAR first, then new orders replace same-kind ones."""
-    standing = list(plan.standing)
-    for kind in clear_kinds:
-        standing = [s for s in standing if kind is not None and s.kind != kind]
-    new_kinds = {s.kind for s in new}
-    standing = [s for s in standing if s.kind not in new_kinds] + list(new)
-    return replace(plan, standing=standing)

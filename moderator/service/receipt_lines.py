@@ -15,7 +15,7 @@ seat's next report keeps the statuses of the run it came from.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,9 +78,12 @@ def _used(line: ScriptLine, ran: list[Step]) -> tuple[Fate, list[Step]]:
 
 
 def settle_lines(receipt: dict[str, Any], positions: dict[int, int], fates: Sequence[Fate],
-                 agenda_lines: frozenset[int], agenda_used: set[int], check: bool = False) -> None:
+                 agenda_lines: frozenset[int], agenda_used: set[int], check: bool = False,
+                 standing_why: Mapping[int, str] | None = None) -> None:
     """Write each order line's status into the receipt (script lines by their place in the filed
-    script; keyed orders by whether a question used them; standing orders are filed)."""
+    script; keyed orders by whether a question used them; standing orders are filed, each with what it
+    did: `standing_why`, by line number)."""
+    standing_why = standing_why or {}
     labels = CHECK_LABELS if check else LABELS
     for line in receipt.get("lines", []):
         if line.get("status") in ("ignored", "refused", "not applied"):
@@ -91,6 +94,8 @@ def settle_lines(receipt: dict[str, Any], positions: dict[int, int], fates: Sequ
         elif number in agenda_lines:
             fate = Fate("ran") if number in agenda_used else \
                 Fate("queued", "a keyed order: used by the first question it fits this turn")
+        elif number in standing_why:
+            fate = Fate("filed", standing_why[number])
         else:
             fate = Fate("filed", "in force from now on") if str(line.get("canonical", "")).startswith(
                 ("STANDING", "ON CLEAR")) else Fate("filed")

@@ -226,6 +226,7 @@ class SeatDesk:
         filing = file_orders(table.engine, table.state, seat.role, table.plan(seat.role), body, continue_at, clear)
         table.save_plan(seat.role, filing.plan)
         receipt["notes"].extend(filing.notes())
+        receipt["standing"] = filing.standing_notes()
         seat.submitted_at = now
         submission = Submission(game_id=table.game.id, role=seat.role, inbound_id=inbound.id,
                                 body=letter.text[:64000], receipt=dumps(receipt), accepted=True, created_at=now)
@@ -238,17 +239,19 @@ class SeatDesk:
         """A reply to an older report: only its standing orders are taken; the game runs if there are any."""
         receipt["notes"].extend(stale_notes(answered, table, seat))
         mark_all(receipt, "not applied", answered.reason())
+        filing = standing_only(table.engine, seat.role, table.plan(seat.role), body)
         for line in receipt["lines"]:
             if str(line.get("canonical") or "").startswith("STANDING"):
-                mark(line, Fate("filed", "in force from now on"))
-        if not body.standing and not body.clear_kinds:
+                mark(line, Fate("filed", filing.standing_why.get(line["line_no"], "in force from now on")))
+        if not body.standing_changes:
             receipt["verdict"] = summary(receipt)
             return self.replies.seat_receipt(session, table, seat, receipt, "receipt")
         now = self.clock.now()
-        table.save_plan(seat.role, standing_only(table.plan(seat.role), body))
+        receipt["standing"] = filing.standing_notes()
+        table.save_plan(seat.role, filing.plan)
         session.add(Submission(game_id=table.game.id, role=seat.role, inbound_id=inbound.id,
                                body=letter.text[:64000], receipt=dumps(receipt), accepted=True, created_at=now))
-        return self._run_or_wait(session, table, seat, receipt, now, Filing(table.plan(seat.role)))
+        return self._run_or_wait(session, table, seat, receipt, now, filing)
 
     def _run_or_wait(self, session: Session, table: Table, seat: Seat, receipt: dict[str, Any],
                      now: datetime, filing: Filing) -> Outcome:
@@ -257,7 +260,7 @@ class SeatDesk:
         waiting = len(filing.plan.script)
         if game.status == "paused":
             settle_lines(receipt, filing.positions, [Fate("queued", "the referee has paused the game")] * waiting,
-                         filing.agenda_lines, set())
+                         filing.agenda_lines, set(), standing_why=filing.standing_why)
             receipt["verdict"] = (f"{summary(receipt)} The referee has paused the game; your orders wait until it "
                                   f"resumes.")
             return self.replies.seat_receipt(session, table, seat, receipt, "receipt")
@@ -267,7 +270,7 @@ class SeatDesk:
             session.add(game)
             when = f"after a short change-of-mind delay, at {now + delay:%H:%M} UTC"
             settle_lines(receipt, filing.positions, [Fate("queued", f"runs {when}")] * waiting,
-                         filing.agenda_lines, set())
+                         filing.agenda_lines, set(), standing_why=filing.standing_why)
             receipt["verdict"] = (f"{summary(receipt)} Your orders run {when}; until then a new message "
                                   f"replaces them.")
             return self.replies.seat_receipt(session, table, seat, receipt, "receipt")
@@ -336,7 +339,8 @@ def settle_run(table: Table, role: str, filing: Filing, receipt: dict[str, Any],
     hold = next((h for h in result.holds if h.role == role), None)
     fates = script_fates(filing.plan.script, plans[role].script, steps, hold, waits_for(table, role))
     settle_lines(receipt, filing.positions, fates, filing.agenda_lines,
-                 {s.line_no for s in steps if s.source == "agenda" and s.line_no is not None})
+                 {s.line_no for s in steps if s.source == "agenda" and s.line_no is not None},
+                 standing_why=filing.standing_why)
     receipt["verdict"] = summary(receipt)
 
 
@@ -378,8 +382,10 @@ def check(table: Table, seat: Seat, body: ParsedBody, continue_at: int | None, c
     hold = next((h for h in advance.holds if h.role == role), None)
     fates = script_fates(filing.plan.script, trial.script, steps, hold, waits_for(table, role))
     settle_lines(receipt, filing.positions, fates, filing.agenda_lines,
-                 {s.line_no for s in steps if s.source == "agenda" and s.line_no is not None}, check=True)
+                 {s.line_no for s in steps if s.source == "agenda" and s.line_no is not None}, check=True,
+                 standing_why=filing.standing_why)
     receipt["notes"].extend(filing.notes(check=True))
+    receipt["standing"] = filing.standing_notes(check=True)
     asked = [d for d in advance.waiting if d.role == role]
     then = f" You would then be asked: {'; '.join(d.prompt for d in asked)}." if asked else ""
     receipt["verdict"] = (f"CHECK only: nothing was applied. {summary(receipt, check=True)}{then} The check stops "

@@ -133,8 +133,8 @@ def vmt_words() -> OrderWords:
 VMT_COMMENTS = ["A06 back. Fort Stalin needs a garrison.",
                 "24th Division marches to North Fort, 22nd shuffles over to the Korabelnaya side, and 132/438 tries "
                 "Sapun ridge.",
-                "Plan: the 24th Division marches to North Fort, 22nd shuffles over to the Korabelnaya side, and 132/438 "
-                "tries Sapun ridge.",
+                "Plan: the 24th Division marches to North Fort, 22nd shuffles over to the Korabelnaya side, and "
+                "132/438 tries Sapun ridge.",
                 "Lyubimovka is ours. Setting up for Sapun ridge next turn.",
                 "12-0. Now hold on."]
 #: Orders gone wrong that must still hold the message back: typos of a keyword, a label, a name first.

@@ -57,3 +57,34 @@ def test_a_command_with_orders_says_the_orders_were_not_read(seated):
     assert seated.fingerprint() == before
     text = flat(text_of(outcome.replies[0].raw))
     assert "its other lines (1) were not read as orders" in text
+
+
+def _receipt_text(seated, role: str, body: str) -> str:
+    """The receipt of `body` (sent now, or folded into the report it waited for)."""
+    outcome = seated.send(role, body)
+    seated.app.clock.advance(minutes=30)
+    seated.app.send_held_receipts()
+    with seated.app.db.session() as session:
+        rows = list(session.exec(select(Outbox).order_by(Outbox.id)))
+    mine = [flat(text_of(r.raw)) for r in rows if r.recipient == seated.addresses[role] and "YOUR MESSAGE" in
+            flat(text_of(r.raw))]
+    assert mine, outcome
+    return mine[-1]
+
+
+def test_a_later_standing_order_adds_to_the_earlier_ones_and_the_receipt_says_what_is_in_force(seated):
+    """S33 then S35: filing three air orders dropped the two filed before, and the receipt said only
+    'filed (in force from now on)'."""
+    seated.send("south", "STANDING react IF LOST: NONE\nSTANDING react IF HP_BELOW 3: NONE\n")
+    text = _receipt_text(seated, "south", "STANDING react IF HOLD 6: NONE\nSTANDING react: ASK\n")
+    assert ("Your standing orders for react (Reaction window) are now, tried in this order: STANDING REACT IF "
+            "LOST: NONE / STANDING REACT IF HP_BELOW 3: NONE / STANDING REACT IF HOLD 6: NONE / STANDING REACT: "
+            "ASK.") in text
+    assert "filed STANDING REACT IF HOLD 6: NONE (in force from now on)" in text
+    text = _receipt_text(seated, "south", "STANDING react IF LOST: CLEAR\nSTANDING react: NONE\n")
+    assert ("tried in this order: STANDING REACT IF HP_BELOW 3: NONE / STANDING REACT IF HOLD 6: NONE / "
+            "STANDING REACT: NONE. This message replaced: STANDING REACT: ASK. It withdrew: STANDING REACT IF "
+            "LOST: NONE.") in text
+    assert "in force from now on, in place of STANDING REACT: ASK" in text and "withdrew 1 standing order" in text
+    text = _receipt_text(seated, "south", "STANDING react CLEAR\n")
+    assert "You have no standing order for react (Reaction window) now: the game's default NONE answers." in text
