@@ -2,8 +2,9 @@
 
 A player's message body, after the envelope, is read line by line into a `Plan`:
 
-* an order line joins the *script*; scripts run in order, one decision at a time, until a line
-  stops fitting (then the rest is held and the player told why);
+* an order line joins the *script*; each decision takes the script's first line of its kind in the
+  current round (core/script_order.py), one decision at a time, until a line stops fitting (then
+  the rest is held and the player told why);
 * ``IF <test> [AND <test>…]: <order>`` guards a script line; a false guard skips it;
 * ``STOP`` ends the script there (useful as ``IF LOST: STOP``);
 * ``STANDING <kind> [IF <test>…]: <order>|ASK`` files a standing order that answers every
@@ -51,13 +52,25 @@ class Test:
 
 @dataclass(frozen=True)
 class ScriptLine:
+    """One line of a script.  A line passed over (core/script_order.py: a question took a line written
+    after it) keeps the kind of that question and the phase it happened in; two lines are the same
+    line whatever became of them."""
+
     line_no: int
     text: str  # canonical text of the order, or "STOP"
     guard: tuple[Test, ...] = ()
+    passed: str = field(default="", compare=False)  # the kind of the question that passed it over; "": not passed
+    phase: str = field(default="", compare=False)  # the phase it was passed over in
 
     @property
     def is_stop(self) -> bool:
         return self.text == "STOP"
+
+    def to_json(self) -> dict[str, Any]:
+        raw: dict[str, Any] = {"line_no": self.line_no, "text": self.text, "guard": [asdict(t) for t in self.guard]}
+        if self.passed:
+            raw.update(passed=self.passed, phase=self.phase)
+        return raw
 
     def render(self) -> str:
         if not self.guard:
@@ -129,17 +142,25 @@ class Plan:
     script: list[ScriptLine] = field(default_factory=list)
     standing: list[Standing] = field(default_factory=list)
     agenda: list[AgendaLine] = field(default_factory=list)
+    #: the phase in which the script last answered a question: while it lasts, a question may take a
+    #: line written after lines of other kinds (core/runner.py)
+    running: str = ""
+    #: the questions open when the script was filed (its lines were written for them): they may too
+    fresh: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         raw: dict[str, Any] = {
-            "script": [{"line_no": s.line_no, "text": s.text, "guard": [asdict(t) for t in s.guard]}
-                       for s in self.script],
+            "script": [line.to_json() for line in self.script],
             "standing": [{"kind": s.kind, "answer": s.answer, "line_no": s.line_no,
                           "guard": [asdict(t) for t in s.guard]} for s in self.standing],
         }
         if self.agenda:
             raw["agenda"] = [{"line_no": a.line_no, "kind": a.kind, "text": a.text, "period": a.period,
                               "guard": [asdict(t) for t in a.guard]} for a in self.agenda]
+        if self.running:
+            raw["running"] = self.running
+        if self.fresh:
+            raw["fresh"] = list(self.fresh)
         return raw
 
     @classmethod
@@ -151,11 +172,13 @@ class Plan:
             return tuple(Test(t["name"], tuple(t["args"]), t["negated"]) for t in items)
 
         return cls(
-            [ScriptLine(s["line_no"], s["text"], tests(s["guard"])) for s in raw.get("script", [])],
+            [ScriptLine(s["line_no"], s["text"], tests(s["guard"]), s.get("passed", ""), s.get("phase", ""))
+             for s in raw.get("script", [])],
             [Standing(s["kind"], s["answer"], tests(s["guard"]), s.get("line_no", 0))
              for s in raw.get("standing", [])],
             [AgendaLine(a["line_no"], a["kind"], a["text"], tests(a["guard"]), a.get("period"))
              for a in raw.get("agenda", [])],
+            raw.get("running", ""), tuple(raw.get("fresh", ())),
         )
 
 

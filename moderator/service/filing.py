@@ -109,7 +109,8 @@ def used_now(engine: Engine[Any], state: Any, role: str, plan: Plan, script: Seq
     open_keys = {d.key for d in engine.pending(state) if d.role == role}
     if not open_keys or not script:
         return 0
-    probe = Plan(script=list(script), standing=list(plan.standing), agenda=list(plan.agenda))
+    probe = Plan(script=list(script), standing=list(plan.standing), agenda=list(plan.agenda), running=plan.running,
+                 fresh=tuple(sorted(open_keys)))
     advance = Runner(engine).advance(state, {role: probe}, dry_run_rng(),
                                      may_answer=lambda d: d.role == role and d.key in open_keys)
     return len(script) if advance.holds else len(script) - len(probe.script)
@@ -139,8 +140,11 @@ def file_orders(engine: Engine[Any], state: Any, role: str, plan: Plan, body: Pa
         positions = {line.line_no: index for index, line in enumerate(mine)}
     dropped = [] if continue_at is not None or kept or script is queued else [line.render() for line in queued]
     agenda = stamp_agenda(engine, state, body.agenda) if body.agenda_given else plan.agenda
-    filed, merged = merge_standing(Plan(script=script, standing=plan.standing, agenda=agenda),
-                                   body.standing_changes)
+    # The message's lines were written for the questions open now: those may take a line past the
+    # script's head (core/script_order.py), as may any question while the script runs.
+    fresh = tuple(sorted(d.key for d in engine.pending(state) if d.role == role)) if script is not queued \
+        else plan.fresh
+    filed, merged = merge_standing(replace(plan, script=script, agenda=agenda, fresh=fresh), body.standing_changes)
     return Filing(filed, positions, frozenset(line.line_no for line in body.agenda),
                   [line.render() for line in kept], dropped, standing_notes(engine, role, filed, merged),
                   dict(merged.effects))

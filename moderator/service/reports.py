@@ -181,6 +181,7 @@ def report_context(engine: Engine[Any], environment: Environment, addressing: Ad
         in_force=[] if payload.get("observer") else standing_in_force(engine, role, payload.get("standing", [])),
         view=view, role=role, decisions=decisions, outcome=outcome, queued=payload.get("queued", []),
         standing=payload.get("standing", []), agenda=payload.get("agenda", []), expired=payload.get("expired", []),
+        unused=payload.get("unused", []),
         commitment=payload["commitment"], seed=payload.get("seed"), head=payload.get("head"),
         counters=None if payload.get("counters") is None else (
             ", ".join(f"{stream} #{n}" for stream, n in payload["counters"].items()) or "nothing drawn yet"),
@@ -235,4 +236,5 @@ def help_text(environment: Environment, engine: Engine[Any]) -> str:
     kinds = sorted({spec.kind for spec in grammar.specs})
     return render(environment, "mail/help.txt.j2", title=engine.info.title, sections=grammar.help_sections(),
                   conditions=list(grammar.conditions.values()), kinds=kinds,
+                  opening=[grammar.kind_titles.get(kind, kind) for kind in engine.info.opening_kinds],
                   commands=help_lines(commands_for(PLAYER)))

@@ -336,8 +336,8 @@ def settle_run(table: Table, role: str, filing: Filing, receipt: dict[str, Any],
                plans: dict[str, Plan]) -> None:
     """Once the run is done: what became of each line of the message, and the receipt's verdict."""
     steps = [s for s in result.steps if s.role == role]
-    hold = next((h for h in result.holds if h.role == role), None)
-    fates = script_fates(filing.plan.script, plans[role].script, steps, hold, waits_for(table, role))
+    log = [(line, status, why) for who, line, status, why in result.script_log if who == role]
+    fates = script_fates(filing.plan.script, plans[role].script, log, waits_for(table, role))
     settle_lines(receipt, filing.positions, fates, filing.agenda_lines,
                  {s.line_no for s in steps if s.source == "agenda" and s.line_no is not None},
                  standing_why=filing.standing_why)
@@ -375,12 +375,12 @@ def check(table: Table, seat: Seat, body: ParsedBody, continue_at: int | None, c
     at the first question that is not the sender's (issue 13: no one else's plan is read)."""
     engine, role = table.engine, seat.role
     filing = file_orders(engine, table.state, role, table.plan(role), body, continue_at, clear)
-    trial = Plan(script=list(filing.plan.script), standing=list(filing.plan.standing),
-                 agenda=list(filing.plan.agenda))
+    trial = replace(filing.plan, script=list(filing.plan.script), standing=list(filing.plan.standing),
+                    agenda=list(filing.plan.agenda))
     advance = Runner(engine).advance(table.state, {role: trial}, dry_run_rng(), may_answer=lambda d: d.role == role)
     steps = [s for s in advance.steps if s.role == role]
-    hold = next((h for h in advance.holds if h.role == role), None)
-    fates = script_fates(filing.plan.script, trial.script, steps, hold, waits_for(table, role))
+    log = [(line, status, why) for who, line, status, why in advance.script_log if who == role]
+    fates = script_fates(filing.plan.script, trial.script, log, waits_for(table, role))
     settle_lines(receipt, filing.positions, fates, filing.agenda_lines,
                  {s.line_no for s in steps if s.source == "agenda" and s.line_no is not None}, check=True,
                  standing_why=filing.standing_why)

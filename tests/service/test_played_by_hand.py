@@ -4,11 +4,17 @@ tester wrote, or sets up what they met, and reads what comes back."""
 from __future__ import annotations
 
 import email
+import re
+from pathlib import Path
 
 from sqlmodel import select
 
+from moderator.registry import product_registry
+from moderator.service.table import load_table
 from moderator.store.models import Outbox
-from tests.conftest import flat, text_of
+from tests.conftest import Seated, flat, make_app, text_of
+from tests.core.test_script_order import S12, S23, S34
+from tests.mailmaker import player_mail
 from tests.service.test_store_and_replay import play_random_game
 
 
@@ -88,3 +94,70 @@ def test_a_later_standing_order_adds_to_the_earlier_ones_and_the_receipt_says_wh
     assert "in force from now on, in place of STANDING REACT: ASK" in text and "withdrew 1 standing order" in text
     text = _receipt_text(seated, "south", "STANDING react CLEAR\n")
     assert "You have no standing order for react (Reaction window) now: the game's default NONE answers." in text
+
+
+# ------------------------------------------------------------------ scripts on the hand-played game's states
+
+
+def vmt_at(tmp_path, state_name: str) -> Seated:
+    """A VMT game by mail, both seats taken, set to the hand-played game's state `state_name`."""
+    app = make_app(tmp_path, registry=product_registry())
+    addresses = {"axis": "axis@players.test", "soviet": "soviet@players.test"}
+    created = app.create_game("vmt", addresses=addresses, referee_address="ref@players.test")
+    secrets = {}
+    for role in ("axis", "soviet"):
+        outcome = app.receive(player_mail(addresses[role], f"JOIN {created.invitations[role]}\n"))
+        secrets[role] = re.search(r"Your secret is (\S+)\.", text_of(outcome.replies[0].raw)).group(1)
+    with app.db.session() as session:
+        table = load_table(session, app.registry, created.game_id, for_update=True)
+        table.state = table.engine.load_state((Path(__file__).parent.parent / "hand_vmt" / f"{state_name}.json")
+                                              .read_text())
+        table.game.phase_label = table.engine.phase_label(table.state)
+        table.snapshot(table.game.phase_label, app.clock.now())
+        session.commit()
+    return Seated(app, created.game_id, secrets, addresses, created.referee_secret)
+
+
+def check_of(seated: Seated, script: str) -> str:
+    outcome = seated.send("axis", "CHECK\n" + script + "\n")
+    return flat(text_of(outcome.replies[0].raw))
+
+
+def test_check_of_s12_says_coordinate_would_run_before_the_assets_line(tmp_path):
+    """Mail 014: COORDINATE 'would wait' for ever behind ASSETS NONE, and the default answered."""
+    text = check_of(vmt_at(tmp_path, "s12-T2-AXIS"), S12)
+    assert "would run COORDINATE 22 USING COUNTERATTACK" in text and "would run ASSETS NONE" in text
+    assert "would wait" not in text and "Sent now, of your orders 14 would run." in text
+
+
+def test_check_of_s23_runs_the_moves_past_the_second_assets_line(tmp_path):
+    """Mail 031: the second ASSETS NONE 'would wait' and held the moves behind it."""
+    text = check_of(vmt_at(tmp_path, "s23-T3-AXIS"), S23)
+    assert "would run MOVE 22/16 22/47 TO A07 WITH STUGB APIOB" in text
+    assert "would wait ASSETS NONE" not in text
+
+
+def test_check_of_s34_says_the_assets_line_would_not_be_used_and_why(tmp_path):
+    """Mail 045: ASSETS NONE 'would wait' (no Armor and Pioneer question comes: the pool is empty) and
+    held MOVE 22/65 TO A07 and DONE."""
+    text = check_of(vmt_at(tmp_path, "s34-T5-AXIS"), S34)
+    assert "would run MOVE 22/65 TO A07" in text
+    assert ("would not be used ASSETS NONE (its question did not come before a card question opened the next "
+            "round)") in text
+    assert "8 would run and 1 would not be used" in text
+
+
+def test_s12_sent_for_real_runs_coordinate_and_the_receipt_says_each_line_ran(tmp_path):
+    seated = vmt_at(tmp_path, "s12-T2-AXIS")
+    text = _receipt_text(seated, "axis", S12 + "\n")
+    assert "ran COORDINATE 22 USING COUNTERATTACK" in text and "Of your orders, 14 ran." in text
+
+
+def test_s34_sent_for_real_reports_the_assets_line_as_not_used(tmp_path):
+    seated = vmt_at(tmp_path, "s34-T5-AXIS")
+    text = _receipt_text(seated, "axis", S34 + "\n")
+    assert "not used ASSETS NONE (its question did not come before a card question opened the next round)" in text
+    assert "Of your orders, 8 ran and 1 was not used." in text
+    assert ("SCRIPT LINES NOT USED --------------------- These lines of your script were passed over by a line "
+            "written after them, and "
+            "their own question did not come, so they expired: line 10: ASSETS NONE") in text
