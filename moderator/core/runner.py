@@ -208,8 +208,8 @@ class Runner:
                 return None  # read from its head only, or past a STOP or the next round's first line
             line = plan.script[index]
             outcome: bool | Look | None = Look.NEXT
-            if line.is_stop:
-                outcome = self._at_stop(decision, plan, result, index, blocked)
+            if line.is_stop or (line.guard and not running and decision.kind not in self._kinds(line)):
+                outcome = self._at_guard(decision, plan, result, index, blocked)  # an IF read at the head, as ever
             elif decision.kind in self._kinds(line):
                 outcome = self._use_line(decision, plan, rng, result, blocked, index, phase)
             if not isinstance(outcome, Look):
@@ -253,9 +253,11 @@ class Runner:
         self._record(result, new_state, decision, order, "script", events, rng, line.line_no)
         return True
 
-    def _at_stop(self, decision: Decision, plan: Plan, result: Advance, index: int,
-                 blocked: set[str]) -> bool | Look | None:
-        """The script has got to a STOP: its IF is read now; it ends the script, or is skipped (AGAIN)."""
+    def _at_guard(self, decision: Decision, plan: Plan, result: Advance, index: int,
+                  blocked: set[str]) -> bool | Look | None:
+        """A STOP the script has got to, or a guarded line at the head of a script read from its head
+        only: its IF is read now, at whatever question comes.  False: the line is skipped (AGAIN); true:
+        STOP ends the script, an order waits for its question (NEXT: nothing after the head is read)."""
         line = plan.script[index]
         try:
             guard_ok = self._guard_holds(result.state, decision, line.guard)
@@ -264,6 +266,8 @@ class Runner:
         if not guard_ok:
             self._log(result, decision.role, plan.script.pop(index), "skipped", "its IF did not hold")
             return Look.AGAIN
+        if not line.is_stop:
+            return Look.NEXT
         self._stop(decision, plan, result, line)
         return None
 
@@ -339,16 +343,15 @@ class Runner:
         blocked.add(decision.key)
         return False
 
-    @staticmethod
-    def _stop(decision: Decision, plan: Plan, result: Advance, line: ScriptLine) -> None:
+    def _stop(self, decision: Decision, plan: Plan, result: Advance, line: ScriptLine) -> None:
         """`STOP` ends the script here; what follows it (and any line passed over) is held and reported."""
         plan.script.remove(line)
-        Runner._log(result, decision.role, line, "ran", "the script stopped here")
+        self._log(result, decision.role, line, "ran", "the script stopped here")
         if plan.script:
             result.holds.append(Hold(decision.role, line.line_no, "STOP", "your script says STOP here",
                                      tuple(s.render() for s in plan.script)))
         for other in plan.script:
-            Runner._log(result, decision.role, other, "not run", "after STOP")
+            self._log(result, decision.role, other, "not run", "after STOP")
         plan.script.clear()
 
     def _expire(self, result: Advance, plans: dict[str, Plan]) -> None:
@@ -370,11 +373,10 @@ class Runner:
         if status == "skipped":
             result.skipped.append((role, line.line_no, line.render()))
 
-    @staticmethod
-    def _unused(result: Advance, role: str, line: ScriptLine, why: str) -> None:
+    def _unused(self, result: Advance, role: str, line: ScriptLine, why: str) -> None:
         """A line passed over whose question can no longer come: it leaves the script, not used."""
         result.unused.append((role, line, why))
-        Runner._log(result, role, line, "not used", why)
+        self._log(result, role, line, "not used", why)
 
     def _standing_for(self, decision: Decision, plan: Plan) -> Iterator[tuple[Standing, str]]:
         for standing in plan.standing:
@@ -390,14 +392,13 @@ class Runner:
                                  source, tuple(events), tuple(rng.take_draws()), line_no, decision.secret,
                                  decision.prompt, decision.options, *unfit))
 
-    @staticmethod
-    def _hold(decision: Decision, plan: Plan, result: Advance, line: ScriptLine, reason: str) -> None:
+    def _hold(self, decision: Decision, plan: Plan, result: Advance, line: ScriptLine, reason: str) -> None:
         others = [s for s in plan.script if s is not line]
         plan.script.clear()
         result.holds.append(Hold(decision.role, line.line_no, line.render(), reason, tuple(s.render() for s in others)))
-        Runner._log(result, decision.role, line, "held", reason)
+        self._log(result, decision.role, line, "held", reason)
         for other in others:
-            Runner._log(result, decision.role, other, "not run", f"line {line.line_no} was held")
+            self._log(result, decision.role, other, "not run", f"line {line.line_no} was held")
 
 
 def closest_answer(error: OrderError, text: str, decision: Decision) -> str:

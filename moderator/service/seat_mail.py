@@ -226,7 +226,7 @@ class SeatDesk:
         filing = file_orders(table.engine, table.state, seat.role, table.plan(seat.role), body, continue_at, clear)
         table.save_plan(seat.role, filing.plan)
         receipt["notes"].extend(filing.notes())
-        receipt["standing"] = filing.standing_notes()
+        receipt.update(standing_said(filing))
         seat.submitted_at = now
         submission = Submission(game_id=table.game.id, role=seat.role, inbound_id=inbound.id,
                                 body=letter.text[:64000], receipt=dumps(receipt), accepted=True, created_at=now)
@@ -247,7 +247,7 @@ class SeatDesk:
             receipt["verdict"] = summary(receipt)
             return self.replies.seat_receipt(session, table, seat, receipt, "receipt")
         now = self.clock.now()
-        receipt["standing"] = filing.standing_notes()
+        receipt.update(standing_said(filing))
         table.save_plan(seat.role, filing.plan)
         session.add(Submission(game_id=table.game.id, role=seat.role, inbound_id=inbound.id,
                                body=letter.text[:64000], receipt=dumps(receipt), accepted=True, created_at=now))
@@ -385,12 +385,19 @@ def check(table: Table, seat: Seat, body: ParsedBody, continue_at: int | None, c
                  {s.line_no for s in steps if s.source == "agenda" and s.line_no is not None}, check=True,
                  standing_why=filing.standing_why)
     receipt["notes"].extend(filing.notes(check=True))
-    receipt["standing"] = filing.standing_notes(check=True)
+    receipt.update(standing_said(filing, check=True))
     asked = [d for d in advance.waiting if d.role == role]
     then = f" You would then be asked: {'; '.join(d.prompt for d in asked)}." if asked else ""
     receipt["verdict"] = (f"CHECK only: nothing was applied. {summary(receipt, check=True)}{then} The check stops "
                           f"where another player must answer, and its dice are not the game's, so later results "
                           f"may differ.")
+
+
+def standing_said(filing: Filing, check: bool = False) -> dict[str, list[str]]:
+    """The receipt's `standing` (what is in force for each kind the message touched), only when there is
+    some: a receipt's logged form stays as it was for a message that filed no standing order."""
+    said = filing.standing_notes(check)
+    return {"standing": said} if said else {}
 
 
 def replace_header(raw: bytes, name: str, value: str) -> bytes:

@@ -147,12 +147,7 @@ class TurnRunner:
         for role, plan in plans.items():
             if role in table.seats:
                 table.save_plan(role, plan)
-        for hold in result.holds:
-            table.append("hold", hold.role, {"line": hold.line_no, "text": hold.text, "reason": hold.reason,
-                                             "held": list(hold.held)}, now)
-        for role, line, why in result.unused:  # kept with the holds: a receipt that waited reads both
-            table.append("hold", role, {"line": line.line_no, "text": line.render(), "reason": why, "held": [],
-                                        "unused": True}, now)
+        log_holds(table, result, now)
         outcome = engine.outcome(table.state)
         result.finished = outcome is not None
         table.game.phase_label = engine.phase_label(table.state)
@@ -316,6 +311,17 @@ class TurnRunner:
             "envelope": [] if observer or outcome is not None else envelope_lines(
                 table.game.id, seat.role, table.game.phase_label, seat.secret),
         }
+
+
+def log_holds(table: Table, result: RunResult, now: datetime) -> None:
+    """The run's held scripts, and its script lines not used (kept with the holds: a receipt that waited
+    for the seat's next report reads both)."""
+    for hold in result.holds:
+        table.append("hold", hold.role, {"line": hold.line_no, "text": hold.text, "reason": hold.reason,
+                                         "held": list(hold.held)}, now)
+    for role, line, why in result.unused:
+        table.append("hold", role, {"line": line.line_no, "text": line.render(), "reason": why, "held": [],
+                                    "unused": True}, now)
 
 
 def phase_title(engine: Engine[Any], state: Any) -> str:
