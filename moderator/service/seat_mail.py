@@ -387,7 +387,7 @@ def check(table: Table, seat: Seat, body: ParsedBody, continue_at: int | None, c
     receipt["notes"].extend(filing.notes(check=True))
     receipt.update(standing_said(filing, check=True))
     asked = [d for d in advance.waiting if d.role == role]
-    then = f" You would then be asked: {'; '.join(d.prompt for d in asked)}." if asked else ""
+    then = f" You would then be asked: {'; '.join(d.prompt.rstrip('.') for d in asked)}." if asked else ""
     receipt["verdict"] = (f"CHECK only: nothing was applied. {summary(receipt, check=True)}{then} The check stops "
                           f"where another player must answer, and its dice are not the game's, so later results "
                           f"may differ.")
