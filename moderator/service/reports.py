@@ -17,6 +17,7 @@ from jinja2 import Environment, TemplateNotFound
 
 from moderator.core.chain import canonical_json
 from moderator.core.contract import OBSERVER, Engine, Event, View
+from moderator.core.grammar import Grammar
 from moderator.mail.commands import PLAYER, commands_for, help_lines
 from moderator.mail.compose import Attachment, Outgoing, thread_headers, thread_root
 from moderator.render.texts import render
@@ -230,11 +231,17 @@ def compose_notice(environment: Environment, addressing: Addressing, recipient: 
                     references=(in_reply_to,) if in_reply_to else (), list_id=list_id)
 
 
+def opening_line(grammar: Grammar, kind: str) -> str:
+    """`card line (ASSAULT, END, PASS, PLAY, REDEPLOY)`: a kind that opens a round, as HELP names it."""
+    words = sorted({str(spec.first_keyword) for spec in grammar.specs if spec.kind == kind})
+    return f"{kind} line ({', '.join(words)})"
+
+
 def help_text(environment: Environment, engine: Engine[Any]) -> str:
     """The player's HELP mail: the commands (mail/commands.py), then the game's orders and tests."""
     grammar = engine.grammar
     kinds = sorted({spec.kind for spec in grammar.specs})
     return render(environment, "mail/help.txt.j2", title=engine.info.title, sections=grammar.help_sections(),
                   conditions=list(grammar.conditions.values()), kinds=kinds,
-                  opening=[grammar.kind_titles.get(kind, kind) for kind in engine.info.opening_kinds],
+                  opening=[opening_line(grammar, kind) for kind in engine.info.opening_kinds],
                   commands=help_lines(commands_for(PLAYER)))

@@ -161,3 +161,11 @@ def test_s34_sent_for_real_reports_the_assets_line_as_not_used(tmp_path):
     assert ("SCRIPT LINES NOT USED --------------------- These lines of your script were passed over by a line "
             "written after them, and "
             "their own question did not come, so they expired: line 10: ASSETS NONE") in text
+
+
+def test_vmt_help_says_how_scripts_and_standing_orders_are_read(tmp_path):
+    text = flat(text_of(vmt_at(tmp_path, "s12-T2-AXIS").send("axis", "HELP\n").replies[0].raw))
+    assert ("A question never takes a line written after the next card line (ASSAULT, END, PASS, PLAY, "
+            "REDEPLOY): that line opens the next round.") in text
+    assert "STANDING <kind> [IF <test>]: CLEAR withdraw that one standing order" in text
+    assert "a new STANDING line adds to it, and replaces only the one with the same IF tests" in text
