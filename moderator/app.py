@@ -81,7 +81,7 @@ class App:
         self.mailroom = Mailroom(db, clock, registry, self.addressing, mail_limits(settings),
                                  self.notices, self.lobby, self.desk, self.controls, leagues=self.leagues.desk)
         self.postman = Postman(db, clock)
-        self.reminders = Reminders(db, clock, registry, self.notices, settings.deadlines.reminders_hours)
+        self.reminders = Reminders(db, clock, registry, self.notices, settings.deadlines)
         self.held_receipts = HeldReceipts(db, clock, registry, self.notices, settings.deadlines.receipt_hold_minutes)
 
     # ------------------------------------------------------------------ transports

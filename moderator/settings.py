@@ -26,6 +26,8 @@ class DeadlineSettings(BaseModel):
     # 0 here, so the embedded demo plays straight through; a club's config sets a short delay
     # (deploy/moderator.example.toml: 10) so a player can still correct orders just sent.
     change_of_mind_minutes: float = 0
+    # One reminder a question, this many hours before its deadline: the largest that falls in the second
+    # half of the question's window, else half the window (service/reminders.py).
     reminders_hours: list[float] = Field(default_factory=lambda: [24.0, 2.0])
     grace_minutes: float = 0
     # A receipt of orders that were all accepted waits this long for the seat's next report to ride

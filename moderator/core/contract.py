@@ -173,6 +173,11 @@ class GameInfo:
     #: Whether a mail that carries the whole map carries the detail image too: False when the detail
     #: is only a close-up of what the whole map shows (it would double a report's pictures for nothing).
     detail_with_whole_map: bool = True
+    #: The kinds of question that open a new round of a player's questions within a phase (VMT's
+    #: `card`: each card played opens an activation with its own Coordinated Assault, Armor and
+    #: Pioneer and move questions).  With them, a running script answers a question with the first
+    #: line of its kind in the current round, not only with its head (core/script_order.py).
+    opening_kinds: tuple[str, ...] = ()
 
     def scenario(self, name: str | None = None) -> ScenarioInfo:
         """The named scenario (the first when `name` is None); raises UnknownGame."""

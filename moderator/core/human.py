@@ -5,14 +5,24 @@ is reported as "not an order, ignored" and holds nothing back.  A line that *loo
 and cannot be read still holds the whole message back, as it always has: guessing around a
 mistyped order is how a player loses a move.  A line looks like an order when
 
-* it starts with an order keyword (or a word of the script language: STOP, STANDING, ASK, ON, IF),
-  or with a number or a name the player's orders use (a unit, an area, a card);
+* it starts with an order keyword (or a word of the script language: STOP, STANDING, ASK, ON, IF);
+* or it starts with a number or a name the player's orders use (a unit, an area, a card), or with a
+  word and a colon ("Plan:"), and nothing after it reads as prose: "50/121 TO A08" is an order gone
+  wrong, but "A06 back. Fort Stalin needs a garrison.", "24th Division marches to North Fort",
+  "Lyubimovka is ours.", "12-0. Now hold on." and "Plan: the 24th takes the fort." are a player's
+  comments (no order begins with a name or a number, and a word of prose says so);
 * or it starts with an abbreviation of a keyword (three letters or more; two only when an order
   word follows: "Hi Ref," begins like HITS but is a greeting);
 * or it starts with a near miss of a keyword (one typing slip: a letter wrong, missing, doubled or
-  two swapped; two in a long word): "ATACK now", "Retrat to C03".  A slip on the first letter is
-  rarer than a word that happens to be close ("Best regards" is one letter from REST), so then
-  something else in the line must read like an order (a number, a name, a keyword).
+  two swapped; two in a long word): "ATACK now", "Retrat to C03", "asault division 22".  A slip on
+  the first letter is rarer than a word that happens to be close ("Best regards" is one letter from
+  REST), so then something else in the line must read like an order (a number, a name, a keyword);
+* or it starts with a word that orders hold inside (VMT's ATTACK, DIVISION), as written or with a
+  slip, and something else in the line reads like an order: "atack A07" (AIRSTRIKE ATTACK A07 or an
+  assault, gone wrong).
+
+A word of prose is a word of two letters or more that is no keyword, no name, no abbreviation of a
+keyword (three letters or more) and no near miss of one: "back", "needs", "is", "Now", "the".
 
 YES and NO alone answer the yes/no question asked now (see `yes_no_answers`).
 """
@@ -95,6 +105,19 @@ class OrderWords:
         return bool(word) and (any(c.isdigit() for c in word) or word in self.keywords or word in self.inner
                                or self.is_name(token))
 
+    def is_prose(self, token: str) -> bool:
+        """A word no order holds, even mistyped: not a keyword, a name, an abbreviation or a near miss."""
+        word = plain_word(token).replace("'", "").replace("’", "")
+        if len(word) < 2 or not word.isalpha() or word in _COMMON_WORDS or self.reads_as_order(token):
+            return False
+        every = self.keywords | self.inner
+        return not (len(word) >= 3 and is_abbreviation(word, every)) and not near_miss(word, every)
+
+    def is_inner(self, word: str) -> bool:
+        """A word orders hold inside (ATTACK, DIVISION), as written, cut short or with a slip."""
+        return word in self.inner or (len(word) >= 3 and is_abbreviation(word, self.inner)) \
+            or near_miss(word, self.inner)
+
 
 def looks_like_order(text: str, words: OrderWords) -> bool:
     """Whether a line that is neither envelope nor command is meant as an order (module docstring)."""
@@ -106,8 +129,11 @@ def looks_like_order(text: str, words: OrderWords) -> bool:
     if first in SCRIPT_WORDS and first != "STOP":
         # "On Monday ..." and "If possible ..." are prose; a guard has its colon or THEN.
         return ":" in text or " THEN " in f" {text.upper()} " or any(words.reads_as_order(t) for t in rest)
-    if first in words.keywords or any(c.isdigit() for c in first) or words.is_name(tokens[0]):
+    if first in words.keywords:
         return True
+    if tokens[0].endswith(":") or any(c.isdigit() for c in first) or words.is_name(tokens[0]):
+        # No order begins with a name, a number or a label: the line is a comment when prose follows.
+        return not any(words.is_prose(t) for t in rest)
     if is_abbreviation(first, words.keywords):
         if len(first) >= 3:
             return True
@@ -115,9 +141,10 @@ def looks_like_order(text: str, words: OrderWords) -> bool:
         return bool(rest) and words.reads_as_order(rest[0])
     if near_miss(first, [k for k in words.keywords if k[0] == first[0]]):
         return True  # a slip in the middle of a keyword: "ATACK now", "Retrat to C03"
-    if near_miss(first, words.keywords):
+    if near_miss(first, words.keywords) or words.is_inner(first):
         # A slip on the first letter is rarer than a word that happens to be close: "Best regards"
-        # is one letter from REST.  Such a line is an order only if the rest of it reads as one.
+        # is one letter from REST.  Such a line, or one that begins with a word orders hold inside
+        # ("atack A07"), is an order only if the rest of it reads as one.
         return any(words.reads_as_order(t) for t in rest)
     return False
 

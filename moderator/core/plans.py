@@ -2,13 +2,20 @@
 
 A player's message body, after the envelope, is read line by line into a `Plan`:
 
-* an order line joins the *script*; scripts run in order, one decision at a time, until a line
-  stops fitting (then the rest is held and the player told why);
+* an order line joins the *script*; each decision takes the script's first line of its kind in the
+  current round (core/script_order.py), one decision at a time, until a line stops fitting (then
+  the rest is held and the player told why);
 * ``IF <test> [AND <test>…]: <order>`` guards a script line; a false guard skips it;
 * ``STOP`` ends the script there (useful as ``IF LOST: STOP``);
-* ``STANDING <kind> [IF <test>…]: <order>|ASK|NONE`` files a standing order that answers every
+* ``STANDING <kind> [IF <test>…]: <order>|ASK`` files a standing order that answers every
   future decision of that kind whose tests hold; ``ASK <kind>`` is short for
-  ``STANDING <kind>: ASK``; ``STANDING CLEAR [<kind>]`` withdraws them;
+  ``STANDING <kind>: ASK``.  A seat holds a list of them for each kind: a new one is added to it,
+  and replaces only the order of its kind with the same tests (an unconditional one the
+  unconditional one).  They are tried with the IF orders first, in the order filed, and the
+  unconditional one last (it is the catch-all).  ``STANDING <kind> [IF <test>…]: CLEAR`` withdraws
+  the one order with those tests, ``STANDING CLEAR <kind>`` (or ``STANDING <kind> CLEAR``) every
+  order of the kind, ``STANDING CLEAR`` every standing order; then the game's defaults answer
+  (``merge_standing``; the receipt says what is in force for each kind the message touched);
 * ``ON <test> [AND <test>…]: <order>`` files a *keyed order* on the seat's agenda: it answers the
   first decision of its kind, at any later moment of the current period (a game's turn), whose
   tests hold and for which it is legal, and is then used up.  Games whose decisions come in an
@@ -22,7 +29,7 @@ Tests are the game's named conditions, evaluated only on the deciding role's own
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from moderator.core.errors import ParseError
@@ -45,13 +52,25 @@ class Test:
 
 @dataclass(frozen=True)
 class ScriptLine:
+    """One line of a script.  A line passed over (core/script_order.py: a question took a line written
+    after it) keeps the kind of that question and the phase it happened in; two lines are the same
+    line whatever became of them."""
+
     line_no: int
     text: str  # canonical text of the order, or "STOP"
     guard: tuple[Test, ...] = ()
+    passed: str = field(default="", compare=False)  # the kind of the question that passed it over; "": not passed
+    phase: str = field(default="", compare=False)  # the phase it was passed over in
 
     @property
     def is_stop(self) -> bool:
         return self.text == "STOP"
+
+    def to_json(self) -> dict[str, Any]:
+        raw: dict[str, Any] = {"line_no": self.line_no, "text": self.text, "guard": [asdict(t) for t in self.guard]}
+        if self.passed:
+            raw.update(passed=self.passed, phase=self.phase)
+        return raw
 
     def render(self) -> str:
         if not self.guard:
@@ -69,6 +88,35 @@ class Standing:
     def render(self) -> str:
         guard = (" IF " + " AND ".join(t.render() for t in self.guard)) if self.guard else ""
         return f"STANDING {self.kind.upper()}{guard}: {self.answer}"
+
+
+@dataclass(frozen=True)
+class Withdraw:
+    """A withdrawal of standing orders: of every kind (`kind` None), of one kind (`guard` None), or the
+    one order of `kind` whose tests are `guard` (`()`: the unconditional one)."""
+
+    kind: str | None
+    guard: tuple[Test, ...] | None = None
+    line_no: int = 0
+
+    def matches(self, standing: Standing) -> bool:
+        if self.kind is None:
+            return True
+        if standing.kind != self.kind:
+            return False
+        return self.guard is None or same_tests(standing.guard, self.guard)
+
+    def render(self) -> str:
+        if self.kind is None:
+            return "STANDING CLEAR"
+        if self.guard is None:
+            return f"STANDING CLEAR {self.kind.upper()}"
+        return Standing(self.kind, "CLEAR", self.guard).render()
+
+
+def same_tests(a: Sequence[Test], b: Sequence[Test]) -> bool:
+    """Two guards with the same tests, in whatever order they were written."""
+    return frozenset(a) == frozenset(b)
 
 
 @dataclass(frozen=True)
@@ -94,17 +142,25 @@ class Plan:
     script: list[ScriptLine] = field(default_factory=list)
     standing: list[Standing] = field(default_factory=list)
     agenda: list[AgendaLine] = field(default_factory=list)
+    #: the phase in which the script last answered a question: while it lasts, a question may take a
+    #: line written after lines of other kinds (core/runner.py)
+    running: str = ""
+    #: the questions open when the script was filed (its lines were written for them): they may too
+    fresh: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         raw: dict[str, Any] = {
-            "script": [{"line_no": s.line_no, "text": s.text, "guard": [asdict(t) for t in s.guard]}
-                       for s in self.script],
+            "script": [line.to_json() for line in self.script],
             "standing": [{"kind": s.kind, "answer": s.answer, "line_no": s.line_no,
                           "guard": [asdict(t) for t in s.guard]} for s in self.standing],
         }
         if self.agenda:
             raw["agenda"] = [{"line_no": a.line_no, "kind": a.kind, "text": a.text, "period": a.period,
                               "guard": [asdict(t) for t in a.guard]} for a in self.agenda]
+        if self.running:
+            raw["running"] = self.running
+        if self.fresh:
+            raw["fresh"] = list(self.fresh)
         return raw
 
     @classmethod
@@ -116,12 +172,60 @@ class Plan:
             return tuple(Test(t["name"], tuple(t["args"]), t["negated"]) for t in items)
 
         return cls(
-            [ScriptLine(s["line_no"], s["text"], tests(s["guard"])) for s in raw.get("script", [])],
+            [ScriptLine(s["line_no"], s["text"], tests(s["guard"]), s.get("passed", ""), s.get("phase", ""))
+             for s in raw.get("script", [])],
             [Standing(s["kind"], s["answer"], tests(s["guard"]), s.get("line_no", 0))
              for s in raw.get("standing", [])],
             [AgendaLine(a["line_no"], a["kind"], a["text"], tests(a["guard"]), a.get("period"))
              for a in raw.get("agenda", [])],
+            raw.get("running", ""), tuple(raw.get("fresh", ())),
         )
+
+
+@dataclass(frozen=True)
+class StandingMerge:
+    """What a message did to a seat's standing orders, for its receipt: the kinds it touched, the
+    orders it replaced (kind, old, new) and withdrew (kind, old), as `render` writes them, and what
+    each of its lines did (by line number)."""
+
+    kinds: tuple[str, ...] = ()
+    replaced: tuple[tuple[str, str, str], ...] = ()
+    withdrawn: tuple[tuple[str, str], ...] = ()
+    effects: tuple[tuple[int, str], ...] = ()
+
+
+def merge_standing(plan: Plan, changes: Sequence[Standing | Withdraw]) -> tuple[Plan, StandingMerge]:
+    """A seat's standing orders after a message's (module docstring): each change in the order
+    written; a new order takes the place of the one of its kind with the same tests, or joins the
+    list; withdrawals remove what they match.  Within a kind the unconditional order goes last."""
+    standing = list(plan.standing)
+    kinds: list[str] = []
+    replaced: list[tuple[str, str, str]] = []
+    withdrawn: list[tuple[str, str]] = []
+    effects: list[tuple[int, str]] = []
+    for change in changes:
+        if isinstance(change, Withdraw):
+            gone = [s for s in standing if change.matches(s)]
+            kinds += [change.kind] if change.kind else [s.kind for s in gone]
+            withdrawn += [(s.kind, s.render()) for s in gone]
+            standing = [s for s in standing if not change.matches(s)]
+            effects.append((change.line_no, f"withdrew {len(gone)} standing order{'s' if len(gone) > 1 else ''}"
+                            if gone else "you had no such standing order"))
+            continue
+        kinds.append(change.kind)
+        same = [s for s in standing if s.kind == change.kind and same_tests(s.guard, change.guard)]
+        old = [s.render() for s in same if s.render() != change.render()]
+        replaced += [(change.kind, text, change.render()) for text in old]
+        effects.append((change.line_no, f"in force from now on, in place of {' / '.join(old)}" if old else
+                        "in force already" if same else "in force from now on"))
+        if same:
+            standing[standing.index(same[0])] = change
+            standing = [s for s in standing if s not in same[1:]]
+        else:
+            standing.append(change)
+    standing.sort(key=lambda s: not s.guard)  # stable: the IF orders in the order filed, the catch-all last
+    merged = StandingMerge(tuple(dict.fromkeys(kinds)), tuple(replaced), tuple(withdrawn), tuple(effects))
+    return replace(plan, standing=standing), merged
 
 
 @dataclass(frozen=True)
@@ -143,8 +247,8 @@ class LineResult:
 @dataclass
 class ParsedBody:
     script: list[ScriptLine] = field(default_factory=list)
-    standing: list[Standing] = field(default_factory=list)
-    clear_kinds: list[str | None] = field(default_factory=list)
+    #: standing orders filed and withdrawn, in the order written (they are merged in that order)
+    standing_changes: list[Standing | Withdraw] = field(default_factory=list)
     agenda: list[AgendaLine] = field(default_factory=list)
     agenda_given: bool = False  # ON lines (or ON CLEAR) were sent: they replace the seat's agenda
     lines: list[LineResult] = field(default_factory=list)
@@ -152,6 +256,11 @@ class ParsedBody:
     @property
     def has_errors(self) -> bool:
         return any(not line.ok for line in self.lines)
+
+    @property
+    def standing(self) -> list[Standing]:
+        """The standing orders the message files."""
+        return [change for change in self.standing_changes if isinstance(change, Standing)]
 
 
 def _split_guard(text: str) -> tuple[str, str]:
@@ -275,23 +384,33 @@ def _parse_line(line_no: int, raw: str, text: str, grammar: Grammar, lexicon: Le
 
 def _parse_standing(line_no: int, raw: str, text: str, grammar: Grammar, lexicon: Lexicon,
                     kinds: dict[str, str], body: ParsedBody) -> LineResult:
+    """A STANDING or ASK line: a standing order filed, or standing orders withdrawn (CLEAR)."""
     tokens = text.split(None, 1)
     head = tokens[0].upper()
     rest = tokens[1] if len(tokens) > 1 else ""
+    change: Standing | Withdraw
     if head == "ASK":
-        kind = _kind(rest.strip(), kinds)
-        standing = Standing(kind, ASK, (), line_no)
-        body.standing.append(standing)
-        return LineResult(line_no, raw, standing.render())
-    if rest.upper().startswith("CLEAR"):
+        change = Standing(_kind(rest.strip(), kinds), ASK, (), line_no)
+    elif rest.upper().split()[:1] == ["CLEAR"]:  # STANDING CLEAR [<kind>]
         what = rest[5:].strip()
-        cleared = _kind(what, kinds) if what else None
-        body.clear_kinds.append(cleared)
-        return LineResult(line_no, raw, f"STANDING CLEAR {cleared.upper() if cleared else ''}".strip())
+        change = Withdraw(_kind(what, kinds) if what else None, None, line_no)
+    elif ":" not in rest and len(rest.split()) == 2 and rest.split()[1].upper() == "CLEAR":  # STANDING <kind> CLEAR
+        change = Withdraw(_kind(rest.split()[0], kinds), None, line_no)
+    else:
+        change = _standing_order(line_no, rest, grammar, lexicon, kinds)
+    body.standing_changes.append(change)
+    return LineResult(line_no, raw, change.render())
+
+
+def _standing_order(line_no: int, rest: str, grammar: Grammar, lexicon: Lexicon,
+                    kinds: dict[str, str]) -> Standing | Withdraw:
+    """`<kind> [IF <test>…]: <order>|ASK|CLEAR` (what follows STANDING)."""
     if ":" not in rest:
-        raise ParseError("a standing order reads 'STANDING <kind> [IF <test>]: <order>|ASK|NONE'")
+        raise ParseError("a standing order reads 'STANDING <kind> [IF <test>]: <order>|ASK|CLEAR'")
     head_part, _, answer = rest.partition(":")
     head_tokens = head_part.split(None, 1)
+    if not head_tokens:
+        raise ParseError("a standing order names its kind: 'STANDING <kind> [IF <test>]: <order>|ASK|CLEAR'")
     kind = _kind(head_tokens[0], kinds)
     guard: tuple[Test, ...] = ()
     if len(head_tokens) > 1:
@@ -300,16 +419,14 @@ def _parse_standing(line_no: int, raw: str, text: str, grammar: Grammar, lexicon
             raise ParseError(f"expected IF after the kind '{kind}', found '{condition}'")
         guard = parse_tests(condition[3:], grammar)
     answer = answer.strip()
+    if answer.upper() == "CLEAR":
+        return Withdraw(kind, guard, line_no)
     if answer.upper() == ASK:
-        canonical = ASK
-    else:
-        order = grammar.parse(answer, lexicon)
-        if order.kind != kind:
-            raise ParseError(f"'{answer}' is a {order.kind} order and cannot answer {kind} questions")
-        canonical = grammar.render(order)
-    standing = Standing(kind, canonical, guard, line_no)
-    body.standing.append(standing)
-    return LineResult(line_no, raw, standing.render())
+        return Standing(kind, ASK, guard, line_no)
+    order = grammar.parse(answer, lexicon)
+    if order.kind != kind:
+        raise ParseError(f"'{answer}' is a {order.kind} order and cannot answer {kind} questions")
+    return Standing(kind, grammar.render(order), guard, line_no)
 
 
 def _kind(word: str, kinds: dict[str, str]) -> str:

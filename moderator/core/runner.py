@@ -2,16 +2,19 @@
 
 This is the one place where "few round trips" (DESIGN §4) is implemented, for every game:
 
-* each pending decision is answered, in this order, by the head of the role's script (when it is
-  an order of the decision's kind), by the first keyed order on the role's agenda that fits it
+* each pending decision is answered, in this order, by the first queued line of the role's script
+  of the decision's kind (past lines of other kinds only while the script runs, which passes them
+  over until their own question comes or can no longer come: core/script_order.py), by the first
+  keyed order on the role's agenda that fits it
   (its kind, its tests, and legal now), by the role's standing orders (the player's own, then the
   game's defaults), or else it waits for the player;
 * keyed orders belong to the game's current period (engines may define ``period(state)``, e.g. the
   turn); when the period changes, unused ones expire and the player is told;
 * a script line that no longer fits is not guessed around: the rest of the script is held, the
   player is told why, and the decision waits for them;
-* a standing order whose answer is illegal at that moment gives the decision's default at once,
-  exactly as fast as a declined reaction, so how long a window stays open never tells the
+* a standing order whose answer is illegal at that moment is passed over for the next standing
+  order that holds (the player's, then the game's), or gives the decision's default at once (never
+  ASK), exactly as fast as a declined reaction, so how long a window stays open never tells the
   opponent what a player holds (the "no timing leaks" rule).
 
 The runner is pure: it takes state, plans and an Rng and returns the new state with the steps.
@@ -21,14 +24,25 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
+from moderator.core import script_order
 from moderator.core.contract import Decision, Engine, Event, View
 from moderator.core.errors import IllegalOrder, OrderError, ParseError
 from moderator.core.grammar import Order
+from moderator.core.human import kinds_of_line
 from moderator.core.plans import ASK, AgendaLine, Plan, ScriptLine, Standing, Test
 from moderator.core.rng import Draw, Rng
+
+
+class Look(Enum):
+    """What `Runner._use_line` says besides answered (True), held (False) or not this script (None):
+    look at the next line, or at the same place again (the line there was skipped)."""
+
+    NEXT = "next"
+    AGAIN = "again"
 
 
 @dataclass(frozen=True)
@@ -73,6 +87,11 @@ class Advance:
     waiting: list[Decision] = field(default_factory=list)
     skipped: list[tuple[str, int, str]] = field(default_factory=list)
     expired: list[tuple[str, AgendaLine]] = field(default_factory=list)
+    #: script lines passed over whose question can no longer come (core/script_order.py): role, line, why
+    unused: list[tuple[str, ScriptLine, str]] = field(default_factory=list)
+    #: every line that left a script, in order: role, line, what became of it (ran, skipped, held, not
+    #: run, not used) and why
+    script_log: list[tuple[str, ScriptLine, str, str]] = field(default_factory=list)
 
 
 def period_of(engine: Engine[Any], state: object) -> str | None:
@@ -175,38 +194,90 @@ class Runner:
 
     def _answer_from_script(self, decision: Decision, plan: Plan, rng: Rng, result: Advance,
                             blocked: set[str]) -> bool | None:
-        """The head of the script, skipping lines whose guard is false; None when the script does
-        not speak to this question (it goes on to keyed and standing orders)."""
-        state = result.state
-        while plan.script:
-            line = plan.script[0]
-            try:
-                guard_ok = self._guard_holds(state, decision, line.guard)
-            except OrderError as error:
-                return self._held(decision, plan, result, line, error.explain(), blocked)
-            if not guard_ok:
-                result.skipped.append((decision.role, line.line_no, line.render()))
-                plan.script.pop(0)
-                continue
-            if line.is_stop:
-                self._stop(decision, plan, result, line)
-                return None
-            try:
-                order = self._parse(state, decision, line.text)
-            except ParseError as error:
-                return self._held(decision, plan, result, line, error.explain(), blocked)
-            if order.kind != decision.kind:
-                return None  # the script speaks to a later question; this one goes to standing orders
-            try:
-                new_state, events = self.engine.apply(state, decision.role, order, rng)
-            except IllegalOrder as error:
-                rng.take_draws()
-                return self._held(decision, plan, result, line, error.explain() + closest_answer(error, line.text,
-                                                                                              decision), blocked)
-            plan.script.pop(0)
-            self._record(result, new_state, decision, order, "script", events, rng, line.line_no)
-            return True
+        """The first queued line of the question's kind in the current round (core/script_order.py:
+        past lines of other kinds only while the script runs), skipping lines whose guard is false;
+        None when the script does not speak to this question (it goes on to keyed and standing orders)."""
+        phase = self.engine.phase_label(result.state)
+        if decision.kind in self.engine.info.opening_kinds:
+            for line in script_order.round_ended(plan.script):
+                self._unused(result, decision.role, line, script_order.ROUND_ENDED.format(kind=decision.kind))
+        running = bool(self.engine.info.opening_kinds) and (plan.running == phase or decision.key in plan.fresh)
+        index = 0
+        while index < len(plan.script):
+            if not script_order.readable(plan.script, index, running, self._opens_round):
+                return None  # read from its head only, or past a STOP or the next round's first line
+            line = plan.script[index]
+            outcome: bool | Look | None = Look.NEXT
+            if line.is_stop or (line.guard and not running and decision.kind not in self._kinds(line)):
+                outcome = self._at_guard(decision, plan, result, index, blocked)  # an IF read at the head, as ever
+            elif decision.kind in self._kinds(line):
+                outcome = self._use_line(decision, plan, rng, result, blocked, index, phase)
+            if not isinstance(outcome, Look):
+                return outcome
+            index += outcome is Look.NEXT
         return None
+
+    def _use_line(self, decision: Decision, plan: Plan, rng: Rng, result: Advance, blocked: set[str], index: int,
+                  phase: str) -> bool | Look:
+        """`plan.script[index]` answers the decision, or is skipped (AGAIN), or speaks to another kind
+        of question after all (NEXT), or is held (False)."""
+        state, line = result.state, plan.script[index]
+        try:
+            guard_ok = self._guard_holds(state, decision, line.guard)
+        except OrderError as error:
+            return self._held(decision, plan, result, line, error.explain(), blocked)
+        if not guard_ok:
+            self._log(result, decision.role, plan.script.pop(index), "skipped", "its IF did not hold")
+            return Look.AGAIN
+        try:
+            order = self._parse(state, decision, line.text)
+        except ParseError as error:
+            return self._held(decision, plan, result, line, error.explain(), blocked)
+        if order.kind != decision.kind:
+            return Look.NEXT  # a form of another kind with the same first word (VMT's PLACE)
+        try:
+            new_state, events = self.engine.apply(state, decision.role, order, rng)
+        except IllegalOrder as error:
+            rng.take_draws()
+            return self._held(decision, plan, result, line, error.explain() + closest_answer(error, line.text,
+                                                                                          decision), blocked)
+        plan.script.pop(index)
+        if decision.kind in self.engine.info.opening_kinds:  # a new round: the lines before it are the last one's
+            for earlier in plan.script[:index]:
+                self._unused(result, decision.role, earlier, script_order.ROUND_ENDED.format(kind=decision.kind))
+            del plan.script[:index]
+        else:
+            script_order.pass_over(plan.script, index, decision.kind, phase)
+        plan.running, plan.fresh = phase, ()
+        self._log(result, decision.role, line, "ran", "")
+        self._record(result, new_state, decision, order, "script", events, rng, line.line_no)
+        return True
+
+    def _at_guard(self, decision: Decision, plan: Plan, result: Advance, index: int,
+                  blocked: set[str]) -> bool | Look | None:
+        """A STOP the script has got to, or a guarded line at the head of a script read from its head
+        only: its IF is read now, at whatever question comes.  False: the line is skipped (AGAIN); true:
+        STOP ends the script, an order waits for its question (NEXT: nothing after the head is read)."""
+        line = plan.script[index]
+        try:
+            guard_ok = self._guard_holds(result.state, decision, line.guard)
+        except OrderError as error:
+            return self._held(decision, plan, result, line, error.explain(), blocked)
+        if not guard_ok:
+            self._log(result, decision.role, plan.script.pop(index), "skipped", "its IF did not hold")
+            return Look.AGAIN
+        if not line.is_stop:
+            return Look.NEXT
+        self._stop(decision, plan, result, line)
+        return None
+
+    def _opens_round(self, line: ScriptLine) -> bool:
+        """A line that answers a question of an opening kind (GameInfo.opening_kinds): it begins a round."""
+        return bool(self._kinds(line) & set(self.engine.info.opening_kinds))
+
+    def _kinds(self, line: ScriptLine) -> set[str]:
+        """The kinds of question a script line may answer (by its first word)."""
+        return set() if line.is_stop else kinds_of_line(line.text, self.engine.grammar)
 
     def _answer_from_agenda(self, decision: Decision, plan: Plan, rng: Rng, result: Advance) -> bool:
         """Keyed orders, in the order written: the first that fits and is legal is used up."""
@@ -230,29 +301,40 @@ class Runner:
         return False
 
     def _answer_from_standing(self, decision: Decision, plan: Plan, rng: Rng, result: Advance) -> bool:
-        """Standing orders, the player's own first, then the game's; ASK makes the decision wait."""
+        """Standing orders, the player's own first, then the game's; ASK makes the decision wait.
+
+        A standing order whose tests hold but whose answer is not legal now is passed over for the
+        next one that holds (the player's unconditional order after an IF, then the game's); when none
+        is left, or the next is ASK, the decision's default answers at once (module docstring: no
+        timing leak).  The answer keeps the first order passed over, for the player's report."""
         state = result.state
+        unfit: tuple[str, str] = ("", "")
         for standing, source in self._standing_for(decision, plan):
             if not self._guard_holds(state, decision, standing.guard):
                 continue
             if standing.answer == ASK:
+                if unfit[0]:
+                    break  # an order that did not fit never makes the decision wait
                 return False
             counters = dict(rng.counters)
-            unfit: tuple[str, str] = ("", "")
             try:
                 order = self._parse(state, decision, standing.answer)
                 new_state, events = self.engine.apply(state, decision.role, order, rng)
             except OrderError:
-                # Same speed as declining: take the default now (see module docstring).  The player's
-                # report says which standing order did not fit, so "default" is not a deadline here.
                 rng.take_draws()
                 rng.counters = counters
-                order = self._parse(state, decision, decision.default)
-                new_state, events = self.engine.apply(state, decision.role, order, rng)
-                source, unfit = "default", (standing.render(), source)
+                unfit = unfit if unfit[0] else (standing.render(), source)
+                continue
             self._record(result, new_state, decision, order, source, events, rng, standing.line_no or None, unfit)
             return True
-        return False
+        if not unfit[0]:
+            return False
+        # Same speed as declining: the default now.  The player's report says which standing order did
+        # not fit, so "default" is not a deadline here.
+        order = self._parse(state, decision, decision.default)
+        new_state, events = self.engine.apply(state, decision.role, order, rng)
+        self._record(result, new_state, decision, order, "default", events, rng, None, unfit)
+        return True
 
     def _held(self, decision: Decision, plan: Plan, result: Advance, line: ScriptLine, reason: str,
               blocked: set[str]) -> bool:
@@ -261,22 +343,40 @@ class Runner:
         blocked.add(decision.key)
         return False
 
-    @staticmethod
-    def _stop(decision: Decision, plan: Plan, result: Advance, line: ScriptLine) -> None:
-        """`STOP` ends the script here; what follows it is held and reported."""
-        plan.script.pop(0)
+    def _stop(self, decision: Decision, plan: Plan, result: Advance, line: ScriptLine) -> None:
+        """`STOP` ends the script here; what follows it (and any line passed over) is held and reported."""
+        plan.script.remove(line)
+        self._log(result, decision.role, line, "ran", "the script stopped here")
         if plan.script:
             result.holds.append(Hold(decision.role, line.line_no, "STOP", "your script says STOP here",
                                      tuple(s.render() for s in plan.script)))
+        for other in plan.script:
+            self._log(result, decision.role, other, "not run", "after STOP")
         plan.script.clear()
 
     def _expire(self, result: Advance, plans: dict[str, Plan]) -> None:
+        """Keyed orders of a period that ended, and script lines passed over in a phase that ended."""
         period = period_of(self.engine, result.state)
+        phase = self.engine.phase_label(result.state)
         for role, plan in plans.items():
             keep = [line for line in plan.agenda if line.period is None or line.period == period]
             if len(keep) != len(plan.agenda):
                 result.expired.extend((role, line) for line in plan.agenda if line not in keep)
                 plan.agenda[:] = keep
+            for line in script_order.past_phase(plan.script, phase):
+                self._unused(result, role, line, script_order.PHASE_ENDED)
+
+    @staticmethod
+    def _log(result: Advance, role: str, line: ScriptLine, status: str, why: str) -> None:
+        """What became of a line that left a script (receipts are written from this)."""
+        result.script_log.append((role, line, status, why))
+        if status == "skipped":
+            result.skipped.append((role, line.line_no, line.render()))
+
+    def _unused(self, result: Advance, role: str, line: ScriptLine, why: str) -> None:
+        """A line passed over whose question can no longer come: it leaves the script, not used."""
+        result.unused.append((role, line, why))
+        self._log(result, role, line, "not used", why)
 
     def _standing_for(self, decision: Decision, plan: Plan) -> Iterator[tuple[Standing, str]]:
         for standing in plan.standing:
@@ -292,11 +392,13 @@ class Runner:
                                  source, tuple(events), tuple(rng.take_draws()), line_no, decision.secret,
                                  decision.prompt, decision.options, *unfit))
 
-    @staticmethod
-    def _hold(decision: Decision, plan: Plan, result: Advance, line: ScriptLine, reason: str) -> None:
-        held = tuple(s.render() for s in plan.script if s is not line)
+    def _hold(self, decision: Decision, plan: Plan, result: Advance, line: ScriptLine, reason: str) -> None:
+        others = [s for s in plan.script if s is not line]
         plan.script.clear()
-        result.holds.append(Hold(decision.role, line.line_no, line.render(), reason, held))
+        result.holds.append(Hold(decision.role, line.line_no, line.render(), reason, tuple(s.render() for s in others)))
+        self._log(result, decision.role, line, "held", reason)
+        for other in others:
+            self._log(result, decision.role, other, "not run", f"line {line.line_no} was held")
 
 
 def closest_answer(error: OrderError, text: str, decision: Decision) -> str:
@@ -305,13 +407,3 @@ def closest_answer(error: OrderError, text: str, decision: Decision) -> str:
         return ""
     near = difflib.get_close_matches(text, [o.split("  (")[0] for o in decision.options], n=1, cutoff=0.0)
     return f"; the closest legal answer now: '{near[0]}'" if near else ""
-
-
-def merge_standing(plan: Plan, new: Sequence[Standing], clear_kinds: Sequence[str | None]) -> Plan:
-    """A seat's standing orders after a message: CLEAR first, then new orders replace same-kind ones."""
-    standing = list(plan.standing)
-    for kind in clear_kinds:
-        standing = [s for s in standing if kind is not None and s.kind != kind]
-    new_kinds = {s.kind for s in new}
-    standing = [s for s in standing if s.kind not in new_kinds] + list(new)
-    return replace(plan, standing=standing)

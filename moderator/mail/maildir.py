@@ -3,7 +3,10 @@
 Inbound reads a Maildir's new/ folder; a message is moved to cur/ only after the caller has
 committed it to the database.  Outbound writes each message into the recipient's own Maildir
 (``ROOT/<address>/new``) under a name derived from its Message-ID, so writing the same message twice
-leaves one file: a crash between "written" and "marked sent" cannot deliver twice.
+leaves one file: a crash between "written" and "marked sent" cannot deliver twice.  The name starts
+with the time of delivery, as Maildir names do, so a reader that lists a folder by name (Dovecot
+numbers new mail that way) sees the mails in the order they were sent: a welcome before the first
+report it announces, though both carry the same Date.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,14 +32,25 @@ def mailbox_dir(root: Path, address: str) -> Path:
     return root / _SAFE.sub("_", address.lower())
 
 
+_last_delivery = 0
+
+
+def _delivery_time() -> int:
+    """Nanoseconds since the epoch, never the same twice in this process (the order of delivery)."""
+    global _last_delivery
+    _last_delivery = max(time.time_ns(), _last_delivery + 1)
+    return _last_delivery
+
+
 def deliver(maildir: Path, raw: bytes, unique: str) -> Path:
     """Write `raw` into `maildir` atomically (tmp then rename); idempotent per `unique`."""
     ensure_maildir(maildir)
     name = hashlib.sha256(unique.encode()).hexdigest()[:32]
-    final = maildir / "new" / f"{name}.moderator"
-    seen = maildir / "cur" / f"{name}.moderator:2,S"
-    if final.exists() or seen.exists():
-        return final if final.exists() else seen
+    # Written before (under an older name too: without the time), read or not: one file per message.
+    for folder in ("new", "cur"):
+        for earlier in (maildir / folder).glob(f"*{name}.moderator*"):
+            return earlier
+    final = maildir / "new" / f"{_delivery_time()}.{name}.moderator"
     temporary = maildir / "tmp" / f"{name}.{os.getpid()}"
     with open(temporary, "wb") as handle:
         handle.write(raw)

@@ -17,7 +17,7 @@ others'.  Declared rule for a player who has not revealed when the deadline pass
 contribution is dropped (it counts as the empty text), the drop is logged and announced to every
 seat, and the game starts.  Why that is safe is written in the design note.
 
-Before that, a player who committed and has not revealed gets one reminder (`reveal_reminder_lead`
+Before that, a player who committed and has not revealed gets one reminder (`reminder_lead`
 says when; the reminders job sends it), naming the deadline in their time zone, their commitment,
 the line to send and the rule above.  One, not one per threshold as a turn's deadline has: the
 request went out when the reveals opened, and the cadence (service/cadence.py) mails a seat when
@@ -132,10 +132,10 @@ def join_refusal(envelope: Envelope) -> str | None:
     return None
 
 
-def reveal_reminder_lead(window_hours: float, reminders_hours: Sequence[float]) -> float:
-    """How many hours before the reveal deadline the one reminder goes: the largest of the club's
-    reminder thresholds that falls in the second half of the reveal window (so the reminder never
-    follows the request at once), else half the window."""
+def reminder_lead(window_hours: float, reminders_hours: Sequence[float]) -> float:
+    """How many hours before a deadline the one reminder goes (the reveal's, a question's): the largest
+    of the club's reminder thresholds that falls in the second half of the window (so the reminder
+    never follows the request at once), else half the window."""
     inside = [hours for hours in reminders_hours if 0 < hours <= window_hours / 2]
     return max(inside, default=window_hours / 2)
 
@@ -235,10 +235,10 @@ class EntropyDesk:
     # ------------------------------------------------------------------ the reminder
 
     def remind_due(self) -> int:
-        """Remind, once, each player who committed and has not revealed, `reveal_reminder_lead` hours
+        """Remind, once, each player who committed and has not revealed, `reminder_lead` hours
         before the reveal deadline; returns how many mails were queued."""
         now = self.clock.now()
-        lead = timedelta(hours=reveal_reminder_lead(self.deadlines.phase_hours, self.deadlines.reminders_hours))
+        lead = timedelta(hours=reminder_lead(self.deadlines.phase_hours, self.deadlines.reminders_hours))
         with self.database.session() as session:
             game_ids = stored.revealing_game_ids(session)
         sent = 0

@@ -24,9 +24,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from moderator.core.contract import Engine
-from moderator.core.plans import AgendaLine, ParsedBody, Plan, ScriptLine
+from moderator.core.plans import ASK, AgendaLine, ParsedBody, Plan, ScriptLine, StandingMerge, merge_standing
 from moderator.core.rng import Rng
-from moderator.core.runner import Runner, merge_standing, period_of
+from moderator.core.runner import Runner, period_of
 
 #: Dry runs (the probe below, CHECK) roll with this key, never the game's: they cannot preview its dice.
 DRY_RUN_KEY = hashlib.sha256(b"moderator-dry-run/v1").digest()
@@ -34,6 +34,38 @@ DRY_RUN_KEY = hashlib.sha256(b"moderator-dry-run/v1").digest()
 
 def dry_run_rng() -> Rng:
     return Rng(DRY_RUN_KEY)
+
+
+@dataclass(frozen=True)
+class KindInForce:
+    """One kind of question whose standing orders a message filed or withdrew: what answers it now."""
+
+    kind: str
+    title: str
+    orders: tuple[str, ...]  # the seat's own, in the order tried
+    default: str  # the game's default answer, or ASK
+    replaced: tuple[str, ...] = ()
+    withdrawn: tuple[str, ...] = ()
+
+    def note(self, check: bool) -> str:
+        """`Your standing orders for air (…) are now, tried in this order: … This message replaced: …`."""
+        kind, title, orders = self.kind, self.title, self.orders
+        if len(orders) > 1:
+            said = [f"Your standing orders for {kind} ({title}) {'would be' if check else 'are now'}, tried in "
+                    f"this order: {' / '.join(orders)}."]
+        elif orders:
+            said = [f"Your standing order for {kind} ({title}) {'would be' if check else 'is now'}: {orders[0]}."]
+        else:
+            answer = "you are asked" if self.default == ASK else f"the game's default {self.default} answers"
+            said = [f"You {'would have' if check else 'have'} no standing order for {kind} ({title}) "
+                    f"{'then' if check else 'now'}: {answer}."]
+        said += [f"This message {'would replace' if check else 'replaced'}: {' / '.join(self.replaced)}."] \
+            if self.replaced else []
+        said += [f"It {'would withdraw' if check else 'withdrew'}: {' / '.join(self.withdrawn)}."] \
+            if self.withdrawn else []
+        said += [f"(A new STANDING {kind} line adds to these, or replaces the one with the same IF; 'STANDING "
+                 f"{kind} IF <test>: CLEAR' withdraws one, 'STANDING CLEAR {kind}' all.)"] if orders else []
+        return " ".join(said)
 
 
 @dataclass
@@ -45,6 +77,14 @@ class Filing:
     agenda_lines: frozenset[int] = frozenset()  # the numbers of the message's keyed (ON) lines
     kept: list[str] = field(default_factory=list)  # the queued lines kept after the message's answer
     dropped: list[str] = field(default_factory=list)  # the queued lines the message replaced
+    standing: list[KindInForce] = field(default_factory=list)  # each kind the message's standing lines touched
+    standing_why: dict[int, str] = field(default_factory=dict)  # a standing line's number -> what it did
+
+    def standing_notes(self, check: bool = False) -> list[str]:
+        """What the receipt (or a CHECK, in the conditional) says about the standing orders the message
+        filed or withdrew: what is in force for each kind it touched (the receipt's `standing`, which is
+        no remark: a receipt that says only this may still wait for the seat's next report)."""
+        return [kind.note(check) for kind in self.standing]
 
     def notes(self, check: bool = False) -> list[str]:
         """What the receipt (or a CHECK, in the conditional) says about the script the seat had queued."""
@@ -69,7 +109,8 @@ def used_now(engine: Engine[Any], state: Any, role: str, plan: Plan, script: Seq
     open_keys = {d.key for d in engine.pending(state) if d.role == role}
     if not open_keys or not script:
         return 0
-    probe = Plan(script=list(script), standing=list(plan.standing), agenda=list(plan.agenda))
+    probe = Plan(script=list(script), standing=list(plan.standing), agenda=list(plan.agenda), running=plan.running,
+                 fresh=tuple(sorted(open_keys)))
     advance = Runner(engine).advance(state, {role: probe}, dry_run_rng(),
                                      may_answer=lambda d: d.role == role and d.key in open_keys)
     return len(script) if advance.holds else len(script) - len(probe.script)
@@ -99,10 +140,14 @@ def file_orders(engine: Engine[Any], state: Any, role: str, plan: Plan, body: Pa
         positions = {line.line_no: index for index, line in enumerate(mine)}
     dropped = [] if continue_at is not None or kept or script is queued else [line.render() for line in queued]
     agenda = stamp_agenda(engine, state, body.agenda) if body.agenda_given else plan.agenda
-    filed = merge_standing(Plan(script=script, standing=plan.standing, agenda=agenda), body.standing,
-                           body.clear_kinds)
+    # The message's lines were written for the questions open now: those may take a line past the
+    # script's head (core/script_order.py), as may any question while the script runs.
+    fresh = tuple(sorted(d.key for d in engine.pending(state) if d.role == role)) if script is not queued \
+        else plan.fresh
+    filed, merged = merge_standing(replace(plan, script=script, agenda=agenda, fresh=fresh), body.standing_changes)
     return Filing(filed, positions, frozenset(line.line_no for line in body.agenda),
-                  [line.render() for line in kept], dropped)
+                  [line.render() for line in kept], dropped, standing_notes(engine, role, filed, merged),
+                  dict(merged.effects))
 
 
 def stamp_agenda(engine: Engine[Any], state: Any, agenda: Sequence[AgendaLine]) -> list[AgendaLine]:
@@ -111,6 +156,18 @@ def stamp_agenda(engine: Engine[Any], state: Any, agenda: Sequence[AgendaLine]) 
     return [replace(line, period=period) for line in agenda]
 
 
-def standing_only(plan: Plan, body: ParsedBody) -> Plan:
+def standing_only(engine: Engine[Any], role: str, plan: Plan, body: ParsedBody) -> Filing:
     """The seat's plan with only the message's standing orders taken (a reply to an older report)."""
-    return merge_standing(plan, body.standing, body.clear_kinds)
+    filed, merged = merge_standing(plan, body.standing_changes)
+    return Filing(filed, standing=standing_notes(engine, role, filed, merged), standing_why=dict(merged.effects))
+
+
+def standing_notes(engine: Engine[Any], role: str, plan: Plan, merged: StandingMerge) -> list[KindInForce]:
+    """For each kind a message filed or withdrew standing orders of: what is in force after it, in the
+    order tried, and what it replaced and withdrew (issue 12: nothing changed in silence)."""
+    defaults = {d.kind: d.answer for d in engine.info.standing_defaults if d.applies_to(role)}
+    return [KindInForce(kind, engine.grammar.kind_titles.get(kind, kind),
+                        tuple(s.render() for s in plan.standing if s.kind == kind), defaults.get(kind, ASK),
+                        tuple(old for of, old, _ in merged.replaced if of == kind),
+                        tuple(old for of, old in merged.withdrawn if of == kind))
+            for kind in merged.kinds]

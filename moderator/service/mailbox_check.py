@@ -117,7 +117,7 @@ def read_reports(messages: Iterable[EmailMessage]) -> MailboxReading:
                     reading.archives[game] = archive
         body = message.get_body(("plain",))
         text = body.get_content() if body is not None else ""
-        shown = _shown(game, subject, str(message.get("Date", "")), text)
+        shown = _shown(game, subject, str(message.get("Date", "")), text, str(message.get("Message-ID", "")))
         if shown is not None:
             reading.reports.append(shown)
         elif "FAIR DICE" in text:
@@ -125,15 +125,16 @@ def read_reports(messages: Iterable[EmailMessage]) -> MailboxReading:
     return reading
 
 
-def _shown(game: str, subject: str, date: str, raw: str) -> ShownReport | None:
-    """What a report's text showed; None for a mail that is no report."""
+def _shown(game: str, subject: str, date: str, raw: str, message_id: str = "") -> ShownReport | None:
+    """What a report's text showed; None for a mail that is no report.  Its role is the one its "how to
+    answer" block names, or, in the game-over report (which asks nothing), the one its Message-ID does."""
     text = " ".join(raw.split())  # the report is wrapped at 72 columns
     head = _HEAD.search(text)
     if head is None:
         return None
     commitment = _COMMITMENT.search(text)
     seed = _SEED.search(text)
-    role = _ROLE.search(raw)
+    role = _ROLE.search(raw) or re.search(rf"<(?:report|resend)\.{re.escape(game)}\.([^.@>]+)\.", message_id)
     counters = _COUNTERS.search(text)
     return ShownReport(
         game=game, subject=subject, date=date, head_seq=int(head.group(1)), head_hash=head.group(2),

@@ -1,34 +1,35 @@
 """What happened to each line of a message, as its receipt says it (issue 12: "a receipt never says
 Accepted for a line that did not run").
 
-Every order line is shown as *ran*, *queued* (with the question it waits for), *held* (with the
-reason), *not run* (after a held line), *skipped* (its IF did not hold), *filed* (a standing order),
-or, when the message could not be read, *refused* (the bad line, with why) and *read* (the others:
-nothing was applied).  Prose is *ignored*.  A CHECK says the same in the conditional: *would run*,
-*would wait*, *would be refused*.
+Every order line is shown as *ran*, *queued* (with the question it waits for, and whether a later
+line was used before it), *held* (with the reason), *not run* (after a held line), *skipped* (its IF
+did not hold), *not used* (passed over, its question can no longer come: core/script_order.py),
+*filed* (a standing order), or, when the message could not be read, *refused* (the bad line, with
+why) and *read* (the others: nothing was applied).  Prose is *ignored*.  A CHECK says the same in
+the conditional: *would run*, *would wait*, *would be refused*, *would not be used*.
 
-The statuses are worked out when the run is done, from the runner's steps and holds: the script is
-used from its head, one line at a time, so the lines used are the filed script's first ones, and a
-hold takes the line it stopped at and every line after it.  A quiet receipt that waits for the
-seat's next report keeps the statuses of the run it came from.
+The statuses are worked out when the run is done, from the runner's log of the lines that left the
+script (a question takes the first line of its kind, not always the head, so the log says which);
+the lines still in the script are queued.  A quiet receipt that waits for the seat's next report
+keeps the statuses of the run it came from, brought up to date from the logged answers and holds.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from moderator.core.plans import ScriptLine
-from moderator.core.runner import Hold, Step
 
 #: The label of each status in a receipt, and in a CHECK.
 LABELS = {"ran": "ran", "queued": "queued", "held": "held", "not run": "not run", "skipped": "skipped",
-          "filed": "filed", "refused": "refused", "read": "read", "ignored": "ignored", "not applied": "not applied"}
+          "not used": "not used", "filed": "filed", "refused": "refused", "read": "read", "ignored": "ignored",
+          "not applied": "not applied"}
 #: The order in which a verdict counts them.
-ORDER = ("ran", "queued", "held", "not run", "skipped", "filed", "not applied")
+ORDER = ("ran", "queued", "held", "not run", "skipped", "not used", "filed", "not applied")
 CHECK_LABELS = dict(LABELS, ran="would run", queued="would wait", held="would be refused",
-                    skipped="would skip", filed="would file")
+                    skipped="would skip", filed="would file", **{"not used": "would not be used"})
 
 
 @dataclass(frozen=True)
@@ -39,48 +40,33 @@ class Fate:
     why: str = ""
 
 
-def script_fates(script: Sequence[ScriptLine], remaining: Sequence[ScriptLine], steps: Sequence[Step],
-                 hold: Hold | None, waits_for: Callable[[ScriptLine], str]) -> list[Fate]:
-    """The fate of each line of `script` (the seat's script as the run began), given the lines left
-    after it (`remaining`), the seat's script steps in order and its hold (module docstring)."""
-    total = len(script)
-    if hold is None:
-        used, stopped_at = total - len(remaining), None
-    elif hold.text == "STOP":
-        used, stopped_at = total - len(hold.held), None  # STOP itself was used; the rest is held
-    else:
-        used, stopped_at = total - 1 - len(hold.held), total - 1 - len(hold.held)
-    fates: list[Fate] = []
-    ran = [s for s in steps if s.source == "script"]
-    for index, line in enumerate(script):
-        if index < used:
-            fate, ran = _used(line, ran)
-        elif index == stopped_at:
-            fate = Fate("held", hold.reason if hold else "")
-        elif hold is not None:
-            after = "after STOP" if hold.text == "STOP" else f"line {hold.line_no} was held"
-            fate = Fate("not run", after)
-        else:
-            fate = Fate("queued", waits_for(line))
-        fates.append(fate)
+def script_fates(script: Sequence[ScriptLine], remaining: Sequence[ScriptLine],
+                 log: Sequence[tuple[ScriptLine, str, str]], waits_for: Callable[[ScriptLine], str]) -> list[Fate]:
+    """The fate of each line of `script` (the seat's script as the run began): what the run's log says
+    became of it (ran, skipped, held, not run, not used), else queued, with the question it waits for
+    (module docstring).  Lines that are the same are matched in the order written, as they are used."""
+    left = list(log)
+    fates = []
+    for line in script:
+        entry = next((item for item in left if item[0] == line), None)
+        if entry is not None:
+            left.remove(entry)
+            fates.append(Fate(entry[1], entry[2]))
+            continue
+        still = next((queued for queued in remaining if queued == line), line)
+        passed = "; passed over: a line written after it answered first, and it expires if the game comes " \
+                 "round without asking it" if still.passed else ""
+        fates.append(Fate("queued", waits_for(line) + passed))
     return fates
 
 
-def _used(line: ScriptLine, ran: list[Step]) -> tuple[Fate, list[Step]]:
-    """A line the run used: it answered a question, or its IF did not hold, or it was STOP."""
-    if line.is_stop:
-        return Fate("ran", "the script stopped here"), ran
-    if ran and ran[0].line_no == line.line_no and ran[0].text == line.text:
-        return Fate("ran"), ran[1:]
-    if line.guard:
-        return Fate("skipped", "its IF did not hold"), ran
-    return Fate("ran"), ran
-
-
 def settle_lines(receipt: dict[str, Any], positions: dict[int, int], fates: Sequence[Fate],
-                 agenda_lines: frozenset[int], agenda_used: set[int], check: bool = False) -> None:
+                 agenda_lines: frozenset[int], agenda_used: set[int], check: bool = False,
+                 standing_why: Mapping[int, str] | None = None) -> None:
     """Write each order line's status into the receipt (script lines by their place in the filed
-    script; keyed orders by whether a question used them; standing orders are filed)."""
+    script; keyed orders by whether a question used them; standing orders are filed, each with what it
+    did: `standing_why`, by line number)."""
+    standing_why = standing_why or {}
     labels = CHECK_LABELS if check else LABELS
     for line in receipt.get("lines", []):
         if line.get("status") in ("ignored", "refused", "not applied"):
@@ -91,6 +77,8 @@ def settle_lines(receipt: dict[str, Any], positions: dict[int, int], fates: Sequ
         elif number in agenda_lines:
             fate = Fate("ran") if number in agenda_used else \
                 Fate("queued", "a keyed order: used by the first question it fits this turn")
+        elif number in standing_why:
+            fate = Fate("filed", standing_why[number])
         else:
             fate = Fate("filed", "in force from now on") if str(line.get("canonical", "")).startswith(
                 ("STANDING", "ON CLEAR")) else Fate("filed")
@@ -115,6 +103,9 @@ def _later_fate(number: int, canonical: str, answers: Sequence[dict[str, Any]],
                 holds: Sequence[dict[str, Any]]) -> Fate | None:
     """What a later run did with a queued line, from the logged answers and holds (None: still queued)."""
     order = canonical.split(": ", 1)[-1]  # the order of a guarded (IF) or keyed (ON) line
+    for hold in holds:
+        if hold.get("unused") and hold.get("line") == number and hold.get("text") == canonical:
+            return Fate("not used", str(hold.get("reason", "")))
     for hold in holds:
         if hold.get("line") == number and hold.get("text") in (canonical, "STOP"):
             return Fate("ran", "the script stopped here") if hold["text"] == "STOP" else \
@@ -162,7 +153,7 @@ def _counted(status: str, count: int, check: bool) -> str:
     if check:
         return f"{count} {CHECK_LABELS.get(status, status)}"
     verb = {"ran": "ran", "skipped": "were skipped" if count > 1 else "was skipped",
-            "not run": "did not run" }.get(status)
+            "not run": "did not run", "not used": "were not used" if count > 1 else "was not used"}.get(status)
     if verb is None:
         verb = ("are " if count > 1 else "is ") + status
     return f"{count} {verb}"

@@ -17,6 +17,7 @@ from jinja2 import Environment, TemplateNotFound
 
 from moderator.core.chain import canonical_json
 from moderator.core.contract import OBSERVER, Engine, Event, View
+from moderator.core.grammar import Grammar
 from moderator.mail.commands import PLAYER, commands_for, help_lines
 from moderator.mail.compose import Attachment, Outgoing, thread_headers, thread_root
 from moderator.render.texts import render
@@ -181,6 +182,7 @@ def report_context(engine: Engine[Any], environment: Environment, addressing: Ad
         in_force=[] if payload.get("observer") else standing_in_force(engine, role, payload.get("standing", [])),
         view=view, role=role, decisions=decisions, outcome=outcome, queued=payload.get("queued", []),
         standing=payload.get("standing", []), agenda=payload.get("agenda", []), expired=payload.get("expired", []),
+        unused=payload.get("unused", []),
         commitment=payload["commitment"], seed=payload.get("seed"), head=payload.get("head"),
         counters=None if payload.get("counters") is None else (
             ", ".join(f"{stream} #{n}" for stream, n in payload["counters"].items()) or "nothing drawn yet"),
@@ -229,10 +231,17 @@ def compose_notice(environment: Environment, addressing: Addressing, recipient: 
                     references=(in_reply_to,) if in_reply_to else (), list_id=list_id)
 
 
+def opening_line(grammar: Grammar, kind: str) -> str:
+    """`card line (ASSAULT, END, PASS, PLAY, REDEPLOY)`: a kind that opens a round, as HELP names it."""
+    words = sorted({str(spec.first_keyword) for spec in grammar.specs if spec.kind == kind})
+    return f"{kind} line ({', '.join(words)})"
+
+
 def help_text(environment: Environment, engine: Engine[Any]) -> str:
     """The player's HELP mail: the commands (mail/commands.py), then the game's orders and tests."""
     grammar = engine.grammar
     kinds = sorted({spec.kind for spec in grammar.specs})
     return render(environment, "mail/help.txt.j2", title=engine.info.title, sections=grammar.help_sections(),
                   conditions=list(grammar.conditions.values()), kinds=kinds,
+                  opening=[opening_line(grammar, kind) for kind in engine.info.opening_kinds],
                   commands=help_lines(commands_for(PLAYER)))

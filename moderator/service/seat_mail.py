@@ -4,8 +4,9 @@ secret: the player's commands (listed in mail/commands.py), then the orders (DES
 from __future__ import annotations
 
 import difflib
+import textwrap
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -34,10 +35,8 @@ from moderator.service.table import Table, dumps
 from moderator.service.turns import RunResult, TurnRunner
 from moderator.settings import DeadlineSettings
 from moderator.store import outbox as outbox_rows
-from moderator.store.models import InboundMail, Seat, Submission
+from moderator.store.models import InboundMail, Outbox, Seat, Submission
 
-#: A player's command: answers the message alone (nothing else in it is read).
-Answer = Callable[[Session, InboundMail, Envelope, Table, Seat], Outcome]
 #: Commands that change how the orders of the same message are taken, not answered apart.
 ORDER_MODIFIERS = ("CHECK", "CONTINUE", "NOTIFY", "SCRIPT")
 #: NOTIFY's choices, and what each means (said back in the receipt).
@@ -46,6 +45,21 @@ NOTIFY_CHOICES = {
     "EVERY": "whenever something happens in the game",
     "ASKED": "only when something is asked of you (and at the end of the game)",
 }
+
+
+@dataclass
+class Said:
+    """A command's answer: a titled text for the one reply to the message (empty: none), and any
+    mail it sends besides (RESEND's report, the reports of a game the last reveal started)."""
+
+    title: str
+    text: str = ""
+    mails: list[Outbox] = field(default_factory=list)
+    reason: str = ""  # for the outcome, when the text is empty
+
+
+#: A player's command: its answer (the message's orders, if any, are not read).
+Answer = Callable[[Session, InboundMail, Envelope, Table, Seat], Said]
 
 
 class SeatDesk:
@@ -64,7 +78,7 @@ class SeatDesk:
         #: Answered even before the game starts.
         self.answers_always: Mapping[str, Answer] = {"HELP": self.help, "ENTROPY-COMMIT": self.entropy_commit,
                                                      "ENTROPY-REVEAL": self.entropy_reveal}
-        #: Answered once the game has started, in this order of precedence.
+        #: Answered once the game has started.
         self.answers: Mapping[str, Answer] = {"STATUS": self.status, "OPTIONS": self.options, "RESEND": self.resend,
                                               "VACATION": self.vacation}
 
@@ -75,20 +89,20 @@ class SeatDesk:
 
     def handle(self, session: Session, inbound: InboundMail, letter: Letter, envelope: Envelope, table: Table,
                seat: Seat) -> Outcome:
-        """Answer the message's command, or take its orders."""
+        """Answer the message's commands, or take its orders."""
         game = table.game
-        commands = [c for _, c, _ in envelope.commands]
-        for name, answer in self.answers_always.items():
-            if name in commands:
-                return answer(session, inbound, envelope, table, seat)
-        if game.status == "forming":
+        commands = list(dict.fromkeys(c for _, c, _ in envelope.commands))
+        forming = game.status == "forming"
+        answering = [name for name in commands
+                     if name in self.answers_always or (name in self.answers and not forming)]
+        if answering:
+            later = [name for name in commands if name in self.answers] if forming else []
+            return self.answer_commands(session, inbound, envelope, table, seat, answering, later)
+        if forming:
             revealing = " and every player has revealed their entropy" if is_revealing(table) else ""
             return self.replies.receipt(session, letter, envelope, table,
                                         [f"The game has not started yet: it starts when every seat is taken"
                                          f"{revealing}."])
-        for name, answer in self.answers.items():
-            if name in commands:
-                return answer(session, inbound, envelope, table, seat)
         if game.status == "over":
             return self.replies.receipt(session, letter, envelope, table,
                                         ["The game is over; no more orders are taken. Send RESEND for the "
@@ -100,38 +114,56 @@ class SeatDesk:
                                          f"report and send orders for {game.phase_label} (or leave out PHASE)."])
         return self.orders(session, inbound, letter, envelope, table, seat)
 
+    def answer_commands(self, session: Session, inbound: InboundMail, envelope: Envelope, table: Table, seat: Seat,
+                        names: list[str], later: list[str]) -> Outcome:
+        """Every command of the message answered, in the order written, in one reply (issue 12: HELP and
+        OPTIONS in one message lost OPTIONS); RESEND's report goes as it is."""
+        answers = {**self.answers_always, **self.answers}
+        said = [answers[name](session, inbound, envelope, table, seat) for name in names]
+        texted = [item for item in said if item.text]
+        notes = [f"{', '.join(later)}: answered once the game has started; nothing was done."] if later else []
+        if envelope.order_lines:
+            notes.append(f"This message held commands, so its other lines ({len(envelope.order_lines)}) were not "
+                         f"read as orders: send orders in a message of their own (CHECK with orders is a dry run).")
+        replies: list[Outbox] = []
+        if texted or notes:
+            if len(texted) == 1 and not notes:
+                title, body = texted[0].title, texted[0].text
+            else:
+                title = " and ".join(item.title for item in texted) or "Your commands"
+                body = "\n".join([*(part for item in texted for part in _section(item)),
+                                  *(textwrap.fill(note, 72) for note in notes), ""])
+            replies.append(self.replies.text(session, table, seat, title, body, "command").replies[0])
+        for item in said:
+            replies += item.mails
+        reason = "; ".join(item.title if item.text else item.reason for item in said)
+        return Outcome("command", reason, table.game.id, replies)
+
     # ------------------------------------------------------------------ commands
 
-    def help(self, session: Session, inbound: InboundMail, envelope: Envelope, table: Table, seat: Seat) -> Outcome:
-        return self.replies.text(session, table, seat, "Help", help_text(self.environment, table.engine), "command")
+    def help(self, session: Session, inbound: InboundMail, envelope: Envelope, table: Table, seat: Seat) -> Said:
+        return Said("Help", help_text(self.environment, table.engine))
 
     def entropy_commit(self, session: Session, inbound: InboundMail, envelope: Envelope, table: Table,
-                       seat: Seat) -> Outcome:
+                       seat: Seat) -> Said:
         said = self.entropy.commit(table, seat, envelope.argument("ENTROPY-COMMIT") or "", self.clock.now())
-        return self.replies.text(session, table, seat, "Entropy commitment", said + "\n", "command")
+        return Said("Entropy commitment", said + "\n")
 
     def entropy_reveal(self, session: Session, inbound: InboundMail, envelope: Envelope, table: Table,
-                       seat: Seat) -> Outcome:
+                       seat: Seat) -> Said:
         said, reports = self.entropy.reveal(table, seat, envelope.argument("ENTROPY-REVEAL") or "", self.clock.now())
-        outcome = self.replies.text(session, table, seat, "Entropy revealed", said + "\n", "command")
-        outcome.replies += reports
-        return outcome
+        return Said("Entropy revealed", said + "\n", reports)
 
-    def status(self, session: Session, inbound: InboundMail, envelope: Envelope, table: Table,
-               seat: Seat) -> Outcome:
-        return self.replies.text(session, table, seat, "Status", status_text(table, seat, self.clock.now()), "command")
+    def status(self, session: Session, inbound: InboundMail, envelope: Envelope, table: Table, seat: Seat) -> Said:
+        return Said("Status", status_text(table, seat, self.clock.now()))
 
-    def options(self, session: Session, inbound: InboundMail, envelope: Envelope, table: Table,
-                seat: Seat) -> Outcome:
-        return self.replies.text(session, table, seat, "Options", options_text(table.engine, table.state, seat.role),
-                                 "command")
+    def options(self, session: Session, inbound: InboundMail, envelope: Envelope, table: Table, seat: Seat) -> Said:
+        return Said("Options", options_text(table.engine, table.state, seat.role))
 
-    def resend(self, session: Session, inbound: InboundMail, envelope: Envelope, table: Table,
-               seat: Seat) -> Outcome:
+    def resend(self, session: Session, inbound: InboundMail, envelope: Envelope, table: Table, seat: Seat) -> Said:
         last = outbox_rows.by_message_id(session, seat.last_report_message_id)
         if last is None:
-            return self.replies.text(session, table, seat, "Resend", "There is no report to send again yet.\n",
-                                     "command")
+            return Said("Resend", "There is no report to send again yet.\n")
         now = self.clock.now()
         message_id = make_message_id("resend", table.game.id, seat.role, inbound.id or 0,
                                      self.addressing.domain, salt=now.isoformat())
@@ -139,10 +171,9 @@ class SeatDesk:
         row = outbox_rows.queue_mail(session, game_id=table.game.id, recipient=seat.address, message_id=message_id,
                                      subject=last.subject, kind="report", raw=raw, created_at=now,
                                      next_attempt_at=now)
-        return Outcome("command", "report sent again", table.game.id, [row])
+        return Said("Resend", mails=[row], reason="report sent again")
 
-    def vacation(self, session: Session, inbound: InboundMail, envelope: Envelope, table: Table,
-                 seat: Seat) -> Outcome:
+    def vacation(self, session: Session, inbound: InboundMail, envelope: Envelope, table: Table, seat: Seat) -> Said:
         now = self.clock.now()
         dates = (envelope.argument("VACATION") or "").split()
         if len(dates) != 2:
@@ -151,7 +182,7 @@ class SeatDesk:
             message, logged = record_absence(table, seat.role, dates[0], dates[1], now)
             if logged is not None:
                 table.append("control", seat.role, dict({"command": "VACATION"}, **logged), now)
-        return self.replies.text(session, table, seat, "Vacation", message + "\n", "command")
+        return Said("Vacation", message + "\n")
 
     # ------------------------------------------------------------------ orders
 
@@ -195,6 +226,7 @@ class SeatDesk:
         filing = file_orders(table.engine, table.state, seat.role, table.plan(seat.role), body, continue_at, clear)
         table.save_plan(seat.role, filing.plan)
         receipt["notes"].extend(filing.notes())
+        receipt.update(standing_said(filing))
         seat.submitted_at = now
         submission = Submission(game_id=table.game.id, role=seat.role, inbound_id=inbound.id,
                                 body=letter.text[:64000], receipt=dumps(receipt), accepted=True, created_at=now)
@@ -207,17 +239,19 @@ class SeatDesk:
         """A reply to an older report: only its standing orders are taken; the game runs if there are any."""
         receipt["notes"].extend(stale_notes(answered, table, seat))
         mark_all(receipt, "not applied", answered.reason())
+        filing = standing_only(table.engine, seat.role, table.plan(seat.role), body)
         for line in receipt["lines"]:
             if str(line.get("canonical") or "").startswith("STANDING"):
-                mark(line, Fate("filed", "in force from now on"))
-        if not body.standing and not body.clear_kinds:
+                mark(line, Fate("filed", filing.standing_why.get(line["line_no"], "in force from now on")))
+        if not body.standing_changes:
             receipt["verdict"] = summary(receipt)
             return self.replies.seat_receipt(session, table, seat, receipt, "receipt")
         now = self.clock.now()
-        table.save_plan(seat.role, standing_only(table.plan(seat.role), body))
+        receipt.update(standing_said(filing))
+        table.save_plan(seat.role, filing.plan)
         session.add(Submission(game_id=table.game.id, role=seat.role, inbound_id=inbound.id,
                                body=letter.text[:64000], receipt=dumps(receipt), accepted=True, created_at=now))
-        return self._run_or_wait(session, table, seat, receipt, now, Filing(table.plan(seat.role)))
+        return self._run_or_wait(session, table, seat, receipt, now, filing)
 
     def _run_or_wait(self, session: Session, table: Table, seat: Seat, receipt: dict[str, Any],
                      now: datetime, filing: Filing) -> Outcome:
@@ -226,7 +260,7 @@ class SeatDesk:
         waiting = len(filing.plan.script)
         if game.status == "paused":
             settle_lines(receipt, filing.positions, [Fate("queued", "the referee has paused the game")] * waiting,
-                         filing.agenda_lines, set())
+                         filing.agenda_lines, set(), standing_why=filing.standing_why)
             receipt["verdict"] = (f"{summary(receipt)} The referee has paused the game; your orders wait until it "
                                   f"resumes.")
             return self.replies.seat_receipt(session, table, seat, receipt, "receipt")
@@ -236,7 +270,7 @@ class SeatDesk:
             session.add(game)
             when = f"after a short change-of-mind delay, at {now + delay:%H:%M} UTC"
             settle_lines(receipt, filing.positions, [Fate("queued", f"runs {when}")] * waiting,
-                         filing.agenda_lines, set())
+                         filing.agenda_lines, set(), standing_why=filing.standing_why)
             receipt["verdict"] = (f"{summary(receipt)} Your orders run {when}; until then a new message "
                                   f"replaces them.")
             return self.replies.seat_receipt(session, table, seat, receipt, "receipt")
@@ -302,10 +336,11 @@ def settle_run(table: Table, role: str, filing: Filing, receipt: dict[str, Any],
                plans: dict[str, Plan]) -> None:
     """Once the run is done: what became of each line of the message, and the receipt's verdict."""
     steps = [s for s in result.steps if s.role == role]
-    hold = next((h for h in result.holds if h.role == role), None)
-    fates = script_fates(filing.plan.script, plans[role].script, steps, hold, waits_for(table, role))
+    log = [(line, status, why) for who, line, status, why in result.script_log if who == role]
+    fates = script_fates(filing.plan.script, plans[role].script, log, waits_for(table, role))
     settle_lines(receipt, filing.positions, fates, filing.agenda_lines,
-                 {s.line_no for s in steps if s.source == "agenda" and s.line_no is not None})
+                 {s.line_no for s in steps if s.source == "agenda" and s.line_no is not None},
+                 standing_why=filing.standing_why)
     receipt["verdict"] = summary(receipt)
 
 
@@ -340,20 +375,29 @@ def check(table: Table, seat: Seat, body: ParsedBody, continue_at: int | None, c
     at the first question that is not the sender's (issue 13: no one else's plan is read)."""
     engine, role = table.engine, seat.role
     filing = file_orders(engine, table.state, role, table.plan(role), body, continue_at, clear)
-    trial = Plan(script=list(filing.plan.script), standing=list(filing.plan.standing),
-                 agenda=list(filing.plan.agenda))
+    trial = replace(filing.plan, script=list(filing.plan.script), standing=list(filing.plan.standing),
+                    agenda=list(filing.plan.agenda))
     advance = Runner(engine).advance(table.state, {role: trial}, dry_run_rng(), may_answer=lambda d: d.role == role)
     steps = [s for s in advance.steps if s.role == role]
-    hold = next((h for h in advance.holds if h.role == role), None)
-    fates = script_fates(filing.plan.script, trial.script, steps, hold, waits_for(table, role))
+    log = [(line, status, why) for who, line, status, why in advance.script_log if who == role]
+    fates = script_fates(filing.plan.script, trial.script, log, waits_for(table, role))
     settle_lines(receipt, filing.positions, fates, filing.agenda_lines,
-                 {s.line_no for s in steps if s.source == "agenda" and s.line_no is not None}, check=True)
+                 {s.line_no for s in steps if s.source == "agenda" and s.line_no is not None}, check=True,
+                 standing_why=filing.standing_why)
     receipt["notes"].extend(filing.notes(check=True))
+    receipt.update(standing_said(filing, check=True))
     asked = [d for d in advance.waiting if d.role == role]
-    then = f" You would then be asked: {'; '.join(d.prompt for d in asked)}." if asked else ""
+    then = f" You would then be asked: {'; '.join(d.prompt.rstrip('.') for d in asked)}." if asked else ""
     receipt["verdict"] = (f"CHECK only: nothing was applied. {summary(receipt, check=True)}{then} The check stops "
                           f"where another player must answer, and its dice are not the game's, so later results "
                           f"may differ.")
+
+
+def standing_said(filing: Filing, check: bool = False) -> dict[str, list[str]]:
+    """The receipt's `standing` (what is in force for each kind the message touched), only when there is
+    some: a receipt's logged form stays as it was for a message that filed no standing order."""
+    said = filing.standing_notes(check)
+    return {"standing": said} if said else {}
 
 
 def replace_header(raw: bytes, name: str, value: str) -> bytes:
@@ -366,3 +410,8 @@ def replace_header(raw: bytes, name: str, value: str) -> bytes:
         else:
             out.append(line)
     return b"\r\n".join(out) + sep + body
+
+
+def _section(said: Said) -> list[str]:
+    """One command's answer in a reply that carries several: its title underlined, then its text."""
+    return [said.title.upper(), "=" * len(said.title), said.text.rstrip("\n"), ""]

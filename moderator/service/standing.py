@@ -75,8 +75,8 @@ def readable_form(syntax: str) -> str:
 
 def answered_line(answered: Mapping[str, Any]) -> str:
     """One line of "answered for you" (an entry of `Table.answered_since`): which standing order or
-    default answered what, and what else was open.  When the default answered because a standing
-    order did not fit, the line says so and names that order: no deadline passed (core/runner.py)."""
+    default answered what, and what else was open.  When a standing order was passed over because its
+    answer was not legal then, the line says so and names that order: no deadline passed (core/runner.py)."""
     text, prompt, others, choices = answered["text"], answered["prompt"], answered["others"], answered["choices"]
     who = answered_by(answered["source"], text, answered.get("unfit", ""), answered.get("unfit_source", ""),
                       answered.get("deadline", False))
@@ -88,18 +88,21 @@ def answered_line(answered: Mapping[str, Any]) -> str:
 
 
 def answered_by(source: str, text: str, unfit: str, unfit_source: str, deadline: bool) -> str:
-    """Who answered: the player's standing order, the game's, or the game's default, and why the default."""
+    """Who answered: the player's standing order, the game's, or the game's default, and why; when a
+    standing order was passed over because its answer was not legal then, that order first."""
+    if deadline:
+        return f"The deadline passed: the default {text}"
+    if unfit:
+        whose = "Your standing order" if unfit_source == "standing" else "The game's standing default"
+        answer = {"standing": "your standing order", "game-standing": "the game's standing default"}.get(
+            source, "the game's default")
+        return f"{whose} {unfit} was not legal for this question, so {answer} {text}"
     if source == "standing":
         return f"Your standing order {text}"
     if source == "game-standing":
         return f"The game's standing default {text} (you filed none for this)"
-    if unfit:
-        whose = "Your standing order" if unfit_source == "standing" else "The game's standing default"
-        return f"{whose} {unfit} did not fit this question, so the game's default {text}"
-    if deadline:
-        return f"The deadline passed: the default {text}"
     # logged before answers named the order that did not fit: only such a default is listed here
-    return f"A standing order did not fit this question, so the game's default {text}"
+    return f"A standing order could not be used here, so the game's default {text}"
 
 
 #: A question's first sentence longer than this is named by what comes before its colon.

@@ -48,6 +48,10 @@ class RunResult:
     reports: list[Outbox] = field(default_factory=list)
     finished: bool = False
     expired: list[tuple[str, Any]] = field(default_factory=list)  # (role, AgendaLine) unused when a turn ended
+    #: (role, ScriptLine, why): lines passed over whose question can no longer come (core/script_order.py)
+    unused: list[tuple[str, Any, str]] = field(default_factory=list)
+    #: (role, ScriptLine, status, why): every line that left a script (receipts are written from it)
+    script_log: list[tuple[str, Any, str, str]] = field(default_factory=list)
     started_at: Mark | None = None  # where the game stood when the run began (for the end of a turn)
     digest: Outbox | None = None  # the referee's digest, when the run started or ended a game turn or the game
 
@@ -124,6 +128,8 @@ class TurnRunner:
             result.steps.extend(advance.steps)
             result.holds.extend(advance.holds)
             result.expired.extend(advance.expired)
+            result.unused.extend(advance.unused)
+            result.script_log.extend(advance.script_log)
             for step in advance.steps:
                 self._log_step(table, step, now)
             due = [d for d in advance.waiting if d.key in forced or self._is_due(table, d, now)]
@@ -141,9 +147,7 @@ class TurnRunner:
         for role, plan in plans.items():
             if role in table.seats:
                 table.save_plan(role, plan)
-        for hold in result.holds:
-            table.append("hold", hold.role, {"line": hold.line_no, "text": hold.text, "reason": hold.reason,
-                                             "held": list(hold.held)}, now)
+        log_holds(table, result, now)
         outcome = engine.outcome(table.state)
         result.finished = outcome is not None
         table.game.phase_label = engine.phase_label(table.state)
@@ -227,19 +231,23 @@ class TurnRunner:
             catch_up(held, table.entries_of(role, seat.last_report_seq, "answer"),
                      table.entries_of(role, seat.last_report_seq, "hold"))
             mailed = held + ([receipts[role]] if role in receipts else [])
-            rows.append(self._report_one(table, seat, now, holds, mailed, observer, result.expired))
+            rows.append(self._report_one(table, seat, now, holds, mailed, observer, result.expired, result.unused))
             seat.asked_json = dumps(sorted((asked & waiting_keys) | mine))
             table.session.add(seat)
         table.forget_events()  # read once for the reports of this run only
         return rows
 
     def _report_one(self, table: Table, seat: Seat, now: datetime, holds: list[Hold],
-                    receipts: list[dict[str, Any]], observer: bool, expired: Sequence[tuple[str, Any]] = ()) -> Outbox:
+                    receipts: list[dict[str, Any]], observer: bool, expired: Sequence[tuple[str, Any]] = (),
+                    unused: Sequence[tuple[str, Any, str]] = ()) -> Outbox:
         engine = table.engine
         from_seq = seat.last_report_seq
         seq = table.game.last_seq + 1  # the report's own log entry
         message_id = make_message_id("report", table.game.id, seat.role, seq, self.addressing.domain)
         payload = self._payload(table, seat, now, holds, receipts, observer, expired, seq, message_id)
+        left = [f"line {line.line_no}: {line.render()} ({why})" for role, line, why in unused if role == seat.role]
+        if left:  # only when there are some: a report's logged payload keeps its old form otherwise
+            payload["unused"] = left
         # The whole map once per game turn: a second mail of the turn, the game-over report included
         # (issue 12's mail budget), shows the close-up of what changed, and says which mail had the map.
         turn = table.engine.progress(table.state)[0]
@@ -283,7 +291,8 @@ class TurnRunner:
             "receipts": receipts, "holds": [{"line_no": h.line_no, "text": h.text, "reason": h.reason,
                                              "held": list(h.held)} for h in holds],
             "answered": [] if observer else table.answered_since(seat.last_report_seq, seat.role),
-            "queued": [line.render() for line in plan.script] if plan else [],
+            "queued": [line.render() + ("  (passed over: waits for its own question)" if line.passed else "")
+                       for line in plan.script] if plan else [],
             "standing": [s.render() for s in plan.standing] if plan else [],
             "agenda": [a.render() for a in plan.agenda] if plan else [],
             "expired": [f"line {line.line_no}: {line.render()}" for role, line in expired if role == seat.role],
@@ -298,9 +307,21 @@ class TurnRunner:
             # whole game from their own mailbox.
             "archive": archive_of(table, {"seq": seq, "role": seat.role}) if table.game.status == "over" else None,
             "outcome": describe_outcome(outcome) if outcome else None,
-            "envelope": [] if observer else envelope_lines(table.game.id, seat.role, table.game.phase_label,
-                                                            seat.secret),
+            # A finished game asks nothing: its last report carries no "how to answer" (issue 12).
+            "envelope": [] if observer or outcome is not None else envelope_lines(
+                table.game.id, seat.role, table.game.phase_label, seat.secret),
         }
+
+
+def log_holds(table: Table, result: RunResult, now: datetime) -> None:
+    """The run's held scripts, and its script lines not used (kept with the holds: a receipt that waited
+    for the seat's next report reads both)."""
+    for hold in result.holds:
+        table.append("hold", hold.role, {"line": hold.line_no, "text": hold.text, "reason": hold.reason,
+                                         "held": list(hold.held)}, now)
+    for role, line, why in result.unused:
+        table.append("hold", role, {"line": line.line_no, "text": line.render(), "reason": why, "held": [],
+                                    "unused": True}, now)
 
 
 def phase_title(engine: Engine[Any], state: Any) -> str:

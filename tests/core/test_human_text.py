@@ -114,3 +114,51 @@ def test_yes_and_no_are_legal_answers_of_every_yes_no_question_a_game_asks(engin
         decision = pick.choice(decisions)
         state, _ = engine.apply(state, decision.role, active_choice(pick, engine.legal_orders(state, decision)), rng)
     assert asked, f"{engine.info.id} asked no yes/no question in 400 answers"
+
+
+# ------------------------------------------------------------------ comments a VMT player wrote (issue 12)
+
+
+def vmt_words() -> OrderWords:
+    """The words of a real VMT game's Axis orders: its grammar and every name of the Axis lexicon."""
+    from moderator.registry import product_registry
+
+    engine = product_registry().get("vmt")
+    state = engine.setup(engine.info.scenario().name, {}, RngRecord("words", bytes(32), ["a"]).rng())
+    return OrderWords.of(engine.grammar, engine.lexicon(state, "axis"),
+                         sorted({spec.kind for spec in engine.grammar.specs}))
+
+
+#: Lines of the hand-played game (mails 042, 056, 057, 078, 084) that refused a whole message.
+VMT_COMMENTS = ["A06 back. Fort Stalin needs a garrison.",
+                "24th Division marches to North Fort, 22nd shuffles over to the Korabelnaya side, and 132/438 tries "
+                "Sapun ridge.",
+                "Plan: the 24th Division marches to North Fort, 22nd shuffles over to the Korabelnaya side, and "
+                "132/438 tries Sapun ridge.",
+                "Lyubimovka is ours. Setting up for Sapun ridge next turn.",
+                "12-0. Now hold on."]
+#: Orders gone wrong that must still hold the message back: typos of a keyword, a label, a name first.
+VMT_TYPOS = ["asault division 22", "atack A07", "Attack A07", "50/121 TO A08", "A07 atack", "Plan: asault division 22",
+             "Suport: AXIS_FIELD_ARTILLERY", "ASSETS NONE"]
+
+
+def test_a_vmt_player_s_comments_are_not_orders():
+    words = vmt_words()
+    assert words.is_name("A06") and words.is_name("Lyubimovka")  # the lines begin as orders would not
+    assert [line for line in VMT_COMMENTS if looks_like_order(line, words)] == []
+
+
+def test_a_vmt_order_gone_wrong_still_reads_as_an_order():
+    words = vmt_words()
+    assert [line for line in VMT_TYPOS if not looks_like_order(line, words)] == []
+
+
+def test_a_vmt_message_with_a_comment_runs_its_orders_and_one_with_a_typo_is_refused():
+    words = vmt_words()
+    lexicon, grammar = words.lexicon, VMT
+    kinds = sorted({spec.kind for spec in grammar.specs})
+    body = parse_body([(5, VMT_COMMENTS[0]), (6, "END")], grammar, lexicon, kinds)
+    assert not body.has_errors and [line.text for line in body.script] == ["END"]
+    assert body.lines[0].ignored and body.lines[0].note == "not an order, ignored"
+    refused = parse_body([(5, VMT_COMMENTS[0]), (6, "asault division 22")], grammar, lexicon, kinds)
+    assert refused.has_errors and "did you mean 'ASSAULT'" in (refused.lines[1].error or "")

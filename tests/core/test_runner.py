@@ -1,8 +1,9 @@
 """Scripts, standing orders and ASK: the core's "few round trips" (DESIGN §4), on the Duel game."""
 
-from moderator.core.plans import ASK, Plan, Standing, parse_body
+from moderator.core.plans import ASK, Plan, Standing, Withdraw, merge_standing, parse_body
+from moderator.core.plans import Test as Guard
 from moderator.core.rng import RngRecord
-from moderator.core.runner import Runner, merge_standing
+from moderator.core.runner import Runner
 from tests.testgame.duel import GRAMMAR, engine
 
 SEED = bytes(32)
@@ -92,17 +93,38 @@ def test_illegal_standing_answer_defaults_at_once_like_a_declined_window():
                            standing=[Standing("react", f"COUNTER {weak[1]}")])}
     result = Runner(engine).advance(state, plans, rng)
     react = next(s for s in result.steps if s.kind == "react")
-    assert react.text == "NONE" and react.source == "default"
+    # passed over for the game's standing default, which says the same as the decision's default
+    assert react.text == "NONE" and react.source == "game-standing"
+    assert (react.unfit, react.unfit_source) == (f"STANDING REACT: COUNTER {weak[1]}", "standing")
     assert not [d for d in result.waiting if d.kind == "react"]
 
 
-def test_merge_standing_replaces_same_kind_and_clear_withdraws():
+def test_an_illegal_standing_answer_followed_by_ask_takes_the_default_at_once_never_asks():
+    """Asking after an order that did not fit would keep the window open only when the order was not
+    legal: the opponent would learn what the player does not hold."""
+    state, rng = fresh()
+    weak = [c for c in state["cards"] if state["cards"][c] < 4]
+    state["hands"]["south"] = weak[:3]
+    state["hands"]["north"] = weak[3:6]
+    plans = {"north": script(state, "north", f"ATTACK\nCOMMIT {weak[3]}"),
+             "south": Plan(script=script(state, "south", f"COMMIT {weak[0]}").script,
+                           standing=[Standing("react", f"COUNTER {weak[1]}", (Guard("HP_BELOW", ("99",)),)),
+                                     Standing("react", ASK)])}
+    result = Runner(engine).advance(state, plans, rng)
+    react = next(s for s in result.steps if s.kind == "react")
+    assert react.source == "default" and react.unfit_source == "standing"
+    assert not [d for d in result.waiting if d.kind == "react"]
+
+
+def test_merge_standing_replaces_the_unconditional_order_and_clear_withdraws():
     plan = Plan(standing=[Standing("react", "NONE"), Standing("commit", ASK)])
-    merged = merge_standing(plan, [Standing("react", ASK)], [])
-    assert [(s.kind, s.answer) for s in merged.standing] == [("commit", ASK), ("react", ASK)]
-    cleared = merge_standing(merged, [], ["react"])
+    merged, news = merge_standing(plan, [Standing("react", ASK)])
+    assert [(s.kind, s.answer) for s in merged.standing] == [("react", ASK), ("commit", ASK)]
+    assert news.replaced == (("react", "STANDING REACT: NONE", "STANDING REACT: ASK"),)
+    cleared, news = merge_standing(merged, [Withdraw("react")])
     assert [(s.kind, s.answer) for s in cleared.standing] == [("commit", ASK)]
-    assert merge_standing(merged, [], [None]).standing == []
+    assert news.withdrawn == (("react", "STANDING REACT: ASK"),)
+    assert merge_standing(merged, [Withdraw(None)])[0].standing == []
 
 
 def test_parse_body_reports_every_bad_line_not_just_the_first():

@@ -1,8 +1,9 @@
 """ANSWERED FOR YOU says who answered and why (issue 13; service/standing.py, core/runner.py).
 
-A standing order that no longer fits its question makes the game's default answer at once (the
-same speed as declining, so no timing leak).  No deadline passed: the report names the standing
-order that did not fit, then what was answered, and the other answers that were open.
+A standing order whose answer is not legal for its question is passed over for the next standing
+order that holds (the player's, then the game's), or the game's default, at once (the same speed as
+declining, so no timing leak).  No deadline passed: the report names the standing order passed over,
+then what answered, and the other answers that were open.
 """
 
 from __future__ import annotations
@@ -48,8 +49,8 @@ def test_a_standing_order_that_did_not_fit_is_named_not_a_deadline(unfit):
     _, weak, report = unfit
     assert "ANSWERED FOR YOU" in report
     said = report[report.index("ANSWERED FOR YOU"):]
-    assert (f"- Your standing order STANDING REACT: COUNTER {weak} did not fit this question, so the game's "
-            f"default NONE answered: Counter the attack") in said
+    assert (f"- Your standing order STANDING REACT: COUNTER {weak} was not legal for this question, so the "
+            f"game's standing default NONE answered: Counter the attack") in said
     assert "you could have answered COUNTER" in said
     assert "The deadline passed" not in report
 
@@ -60,7 +61,7 @@ def test_the_log_keeps_which_standing_order_did_not_fit(unfit):
         table = load_table(session, seated.app.registry, seated.game_id)
         answered = table.answered_since(0, "south")
     assert [(a["source"], a["text"], a["unfit"], a["unfit_source"], a.get("deadline")) for a in answered] == \
-        [("default", "NONE", f"STANDING REACT: COUNTER {weak}", "standing", None)]
+        [("game-standing", "NONE", f"STANDING REACT: COUNTER {weak}", "standing", None)]
 
 
 ASKED = {"text": "NONE", "prompt": "Counter the attack?", "others": ["COUNTER C11"], "choices": 2}
@@ -70,12 +71,19 @@ ASKED = {"text": "NONE", "prompt": "Counter the attack?", "others": ["COUNTER C1
     ({"source": "standing", "text": "NONE"}, "Your standing order NONE answered: Counter the attack?"),
     ({"source": "game-standing"}, "The game's standing default NONE (you filed none for this) answered:"),
     ({"source": "default", "unfit": "STANDING REACT: COUNTER C02", "unfit_source": "standing"},
-     "Your standing order STANDING REACT: COUNTER C02 did not fit this question, so the game's default NONE "
+     "Your standing order STANDING REACT: COUNTER C02 was not legal for this question, so the game's default NONE "
      "answered: Counter the attack? (you could have answered COUNTER C11)."),
+    ({"source": "standing", "unfit": "STANDING REACT IF X: COUNTER C02", "unfit_source": "standing"},
+     "Your standing order STANDING REACT IF X: COUNTER C02 was not legal for this question, so your standing "
+     "order NONE answered: Counter the attack?"),
+    ({"source": "game-standing", "unfit": "STANDING REACT: COUNTER C02", "unfit_source": "standing"},
+     "Your standing order STANDING REACT: COUNTER C02 was not legal for this question, so the game's standing "
+     "default NONE answered:"),
     ({"source": "default", "unfit": "STANDING REACT: COUNTER C02", "unfit_source": "game-standing"},
-     "The game's standing default STANDING REACT: COUNTER C02 did not fit this question, so the game's default"),
+     "The game's standing default STANDING REACT: COUNTER C02 was not legal for this question, so the game's "
+     "default"),
     ({"source": "default", "deadline": True}, "The deadline passed: the default NONE answered:"),
-    ({"source": "default"}, "A standing order did not fit this question, so the game's default NONE answered:"),
+    ({"source": "default"}, "A standing order could not be used here, so the game's default NONE answered:"),
 ])
 def test_each_way_an_answer_was_given_for_the_player_reads_as_what_happened(entry, said):
     assert said in answered_line({**ASKED, **entry})
@@ -109,3 +117,28 @@ def load_engine_pending(seated):
     with seated.app.db.session() as session:
         table = load_table(session, seated.app.registry, seated.game_id)
         return table.engine.pending(table.state)
+
+
+def test_the_player_s_own_unconditional_order_answers_after_an_if_order_that_was_not_legal(app):
+    """Mail 043: an IF order whose test held but whose answer was not legal was followed by the game's
+    default, and the report blamed the game, though the player's own unconditional order said the same."""
+    for _ in range(30):
+        seated = seat_duel(app)
+        cards = split_hand(seated)
+        if cards is not None:
+            break
+    else:
+        raise AssertionError("no game dealt south a weak and a strong card")
+    weak, _strong, third = cards
+    seated.send("south", f"STANDING react IF HP_BELOW 99: COUNTER {weak}\nSTANDING react: NONE\n")
+    seated.send("north", f"ATTACK\nCOMMIT {seated.state()['hands']['north'][0]}\n")
+    outcome = seated.send("south", f"COMMIT {third}\n")
+    report = flat(text_of([r for r in outcome.replies if r.recipient == seated.addresses["south"]
+                           and r.kind == "report"][-1].raw))
+    assert (f"- Your standing order STANDING REACT IF HP_BELOW 99: COUNTER {weak} was not legal for this question, "
+            f"so your standing order NONE answered: Counter the attack") in report
+    said = report[report.index("ANSWERED FOR YOU"):report.index("WHAT HAPPENED")]
+    assert "the game's default" not in said and "did not fit" not in said
+    with app.db.session() as session:
+        answered = load_table(session, app.registry, seated.game_id).answered_since(0, "south")
+    assert [(a["source"], a["unfit_source"]) for a in answered] == [("standing", "standing")]

@@ -22,7 +22,7 @@ from moderator.core.contract import OptionError
 from moderator.mail.hygiene import read_letter
 from moderator.registry import Registry, product_registry
 from moderator.service.archive import export_archive
-from moderator.service.entropy import reveal_reminder_lead, written_entropy
+from moderator.service.entropy import reminder_lead, written_entropy
 from moderator.service.replay import replay_game
 from moderator.service.reports import local_time
 from moderator.service.table import load_table
@@ -255,7 +255,7 @@ def test_an_unknown_entropy_mode_is_refused(app):
 @pytest.mark.parametrize(("window", "thresholds", "lead"), [
     (48, [24.0, 2.0], 24), (12, [24.0, 2.0], 2), (3, [24.0, 2.0], 1.5), (48, [], 24), (48, [30.0], 24)])
 def test_the_reveal_reminder_goes_at_the_largest_threshold_in_the_window_s_second_half(window, thresholds, lead):
-    assert reveal_reminder_lead(window, thresholds) == lead
+    assert reminder_lead(window, thresholds) == lead
 
 
 def mails_to(app, role: str, containing: str) -> list[str]:

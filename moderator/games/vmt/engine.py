@@ -64,7 +64,9 @@ INFO = GameInfo(
     id="vmt", title="Von Manstein's Triumph",
     scenarios=(ScenarioInfo("campaign", "The campaign, June 7 to July 14, 1942", SIDES,
                             "The Axis assault on Sevastopol; 13 turns."),),
-    options=tuple(OPTIONS), standing_defaults=tuple(STANDING), state_version=STATE_VERSION)
+    options=tuple(OPTIONS), standing_defaults=tuple(STANDING), state_version=STATE_VERSION,
+    # L160-162: each Command card played opens its own actions (a script's round: core/script_order.py)
+    opening_kinds=("card",))
 
 
 class VmtEngine(FrameStackEngine[VmtState]):
