@@ -332,13 +332,20 @@ def with_closest_answers(table: Table, seat: Seat, body: ParsedBody) -> ParsedBo
         kinds = kinds_of_line(line.source, engine.grammar) if not line.ok else set()
         decision = next((d for d in asked if d.kind in kinds), None)
         if decision is not None:
-            answers = every_answer(engine, table.state, decision)
-            near = difflib.get_close_matches(line.source.strip().upper(), answers, n=1, cutoff=0.0)
+            near = closest_answer(line.source, every_answer(engine, table.state, decision))
             if near:
                 line = replace(line, error=f"{line.error}; the closest answer to what you are asked now: '{near[0]}'")
         lines.append(line)
     body.lines = lines
     return body
+
+
+def closest_answer(text: str, answers: list[str]) -> list[str]:
+    """The legal answer closest to a line, compared without case (the answers name units in mixed case:
+    '185Tk' is nearer '185TK' than '30GD/188' is)."""
+    upper = {answer.upper(): answer for answer in reversed(answers)}
+    near = difflib.get_close_matches(text.strip().upper(), list(upper), n=1, cutoff=0.0)
+    return [upper[word] for word in near]
 
 
 def yes_no_now(table: Table, seat: Seat) -> YesNo:

@@ -10,6 +10,7 @@ from pathlib import Path
 from sqlmodel import select
 
 from moderator.registry import product_registry
+from moderator.service.seat_mail import closest_answer
 from moderator.service.table import load_table
 from moderator.store.models import Outbox
 from tests.conftest import Seated, flat, make_app, text_of
@@ -189,3 +190,11 @@ def test_vmt_help_says_how_scripts_and_standing_orders_are_read(tmp_path):
             "REDEPLOY): that line opens the next round.") in text
     assert "STANDING <kind> [IF <test>]: CLEAR withdraw that one standing order" in text
     assert "a new STANDING line adds to it, and replaces only the one with the same IF tests" in text
+
+
+def test_the_closest_answer_is_found_without_regard_to_case():
+    """Narva 022: a line about 185Tk was told 'MOVE 30GD/188 TO 3020 STRATEGIC' (the line was upper-cased,
+    the answers were not)."""
+    answers = ["MOVE 30GD/188 TO 2530", "MOVE Ind/185tk TO 2530", "MOVE DONE"]
+    assert closest_answer("move ind/185tk to 2530", answers) == ["MOVE Ind/185tk TO 2530"]
+    assert closest_answer("ATTACH kampfgruppe", ["ATTACH KGR", "ATTACH Kampfgruppe"]) == ["ATTACH Kampfgruppe"]
