@@ -14,7 +14,9 @@ mistyped order is how a player loses a move.  A line looks like an order when
 * or it starts with an abbreviation of a keyword (three letters or more; two only when an order
   word follows: "Hi Ref," begins like HITS but is a greeting);
 * or it starts with a near miss of a keyword (one typing slip: a letter wrong, missing, doubled or
-  two swapped; two in a long word): "ATACK now", "Retrat to C03", "asault division 22".  A slip on
+  two swapped; two in a long word): "ATACK now", "Retrat to C03", "asault division 22", unless a
+  sentence of prose follows it ("Lost the tank, damn.": a comma or a full stop, two words of prose or
+  more, no number, name or keyword).  A slip on
   the first letter is rarer than a word that happens to be close ("Best regards" is one letter from
   REST), so then something else in the line must read like an order (a number, a name, a keyword);
 * or it starts with a word that orders hold inside (VMT's ATTACK, DIVISION), as written or with a
@@ -140,13 +142,22 @@ def looks_like_order(text: str, words: OrderWords) -> bool:
         # "HI 50/121" is HITS cut short; "Hi", "Hi Ref," and "Hi Ref, back on 12 May" are greetings.
         return bool(rest) and words.reads_as_order(rest[0])
     if near_miss(first, [k for k in words.keywords if k[0] == first[0]]):
-        return True  # a slip in the middle of a keyword: "ATACK now", "Retrat to C03"
+        # A slip in the middle of a keyword: "ATACK now", "Retrat to C03"; but a sentence of prose after
+        # it is a comment ("Lost the tank, damn." begins one letter from LOSS, Narva 075).
+        return not reads_as_sentence(text, rest, words)
     if near_miss(first, words.keywords) or words.is_inner(first):
         # A slip on the first letter is rarer than a word that happens to be close: "Best regards"
         # is one letter from REST.  Such a line, or one that begins with a word orders hold inside
         # ("atack A07"), is an order only if the rest of it reads as one.
         return any(words.reads_as_order(t) for t in rest)
     return False
+
+
+def reads_as_sentence(text: str, rest: Sequence[str], words: OrderWords) -> bool:
+    """After the first word, a sentence: punctuation, two words of prose or more, and nothing an
+    order would hold (a number, a name, a keyword)."""
+    return (any(mark in text for mark in ",.;!?") and sum(words.is_prose(t) for t in rest) >= 2
+            and not any(words.reads_as_order(t) for t in rest))
 
 
 def kinds_of_line(text: str, grammar: Grammar) -> set[str]:

@@ -199,7 +199,10 @@ class Runner:
         None when the script does not speak to this question (it goes on to keyed and standing orders)."""
         phase = self.engine.phase_label(result.state)
         if decision.kind in self.engine.info.opening_kinds:
-            for line in script_order.round_ended(plan.script):
+            ended = script_order.round_ended(plan.script)
+            if plan.running == phase and decision.key not in plan.fresh:
+                ended += script_order.round_over(plan.script, self._opens_round)
+            for line in ended:
                 self._unused(result, decision.role, line, script_order.ROUND_ENDED.format(kind=decision.kind))
         running = bool(self.engine.info.opening_kinds) and (plan.running == phase or decision.key in plan.fresh)
         index = 0

@@ -19,9 +19,11 @@ answering a question it was not written for:
   is asked, the round is over: the lines passed over in it expire, and so do the lines before the
   line that answers it (their questions did not come).  S34's `ASSETS NONE`, passed over because
   the pool was empty, expires at the next card question, so it can never answer the next assault's
-  Armor and Pioneer question in place of the `ASSETS ARMOR …` written for that one.  And S12's
-  first assault, asked for Armor and Pioneer counters, does not reach the `ASSETS NONE` written
-  after the third assault's card: the second assault's card line stands between them.
+  Armor and Pioneer question in place of the `ASSETS ARMOR …` written for that one.  The lines of a
+  running script that no question of the round reached expire then too, up to the next round's first
+  line (Narva's `ATTACK DONE` after an attack segment that ended by itself).  And S12's first
+  assault, asked for Armor and Pioneer counters, does not reach the `ASSETS NONE` written after the
+  third assault's card: the second assault's card line stands between them.
 * **A running script.**  Only a script that answered a question in the current phase (the engine's
   `phase_label`: VMT's "T3-AXIS"), or a question that was open when the script was filed (its lines
   were written for it), is read past its head.  A script at rest, waiting for the player's next
@@ -62,6 +64,16 @@ def round_ended(script: list[ScriptLine]) -> list[ScriptLine]:
     gone = [line for line in script if line.passed]
     for line in gone:
         script.remove(line)
+    return gone
+
+
+def round_over(script: list[ScriptLine], opens_round: Callable[[ScriptLine], bool]) -> list[ScriptLine]:
+    """A question of an opening kind is asked of a running script: the lines before the next round's
+    first line (or a STOP) were the last round's, whose questions did not come (a segment that ended by
+    itself: Narva's MOVE DONE once every unit has moved); they leave `script` and are returned."""
+    end = next((i for i, line in enumerate(script) if line.is_stop or opens_round(line)), len(script))
+    gone = script[:end]
+    del script[:end]
     return gone
 
 

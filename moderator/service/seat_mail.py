@@ -39,6 +39,9 @@ from moderator.store.models import InboundMail, Outbox, Seat, Submission
 
 #: Commands that change how the orders of the same message are taken, not answered apart.
 ORDER_MODIFIERS = ("CHECK", "CONTINUE", "NOTIFY", "SCRIPT")
+#: Commands answered after the orders written beside them (issue 12: "ACTIVATE 109 / OPTIONS" lost the
+#: orders); the others (RESEND, VACATION ...) still leave a message's orders unread.
+AFTER_ORDERS = ("HELP", "STATUS", "OPTIONS")
 #: NOTIFY's choices, and what each means (said back in the receipt).
 NOTIFY_CHOICES = {
     "TURN": "when something is asked of you and at the end of each game turn",
@@ -95,10 +98,28 @@ class SeatDesk:
         forming = game.status == "forming"
         answering = [name for name in commands
                      if name in self.answers_always or (name in self.answers and not forming)]
+        if answering and self.orders_beside(table, seat, envelope, answering):
+            return self.orders_then_commands(session, inbound, letter, envelope, table, seat, answering)
         if answering:
             later = [name for name in commands if name in self.answers] if forming else []
             return self.answer_commands(session, inbound, envelope, table, seat, answering, later)
-        if forming:
+        return self.take(session, inbound, letter, envelope, table, seat)
+
+    @staticmethod
+    def orders_beside(table: Table, seat: Seat, envelope: Envelope, answering: list[str]) -> bool:
+        """Whether the message's orders run before its commands are answered: only HELP, STATUS and
+        OPTIONS wait for them, CHECK keeps its dry run, and prose alone beside a command is no order."""
+        if table.game.status not in ("running", "paused") or envelope.has("CHECK"):
+            return False
+        if not set(answering) <= set(AFTER_ORDERS):
+            return False
+        return any(not line.ignored for line in read_orders(table, seat, envelope).lines)
+
+    def take(self, session: Session, inbound: InboundMail, letter: Letter, envelope: Envelope, table: Table,
+             seat: Seat) -> Outcome:
+        """Take the message's orders, unless the game is not running them or they are for another phase."""
+        game = table.game
+        if game.status == "forming":
             revealing = " and every player has revealed their entropy" if is_revealing(table) else ""
             return self.replies.receipt(session, letter, envelope, table,
                                         [f"The game has not started yet: it starts when every seat is taken"
@@ -114,15 +135,24 @@ class SeatDesk:
                                          f"report and send orders for {game.phase_label} (or leave out PHASE)."])
         return self.orders(session, inbound, letter, envelope, table, seat)
 
+    def orders_then_commands(self, session: Session, inbound: InboundMail, letter: Letter, envelope: Envelope,
+                             table: Table, seat: Seat, names: list[str]) -> Outcome:
+        """The message's orders taken as any orders are, then its HELP/STATUS/OPTIONS answered in a reply
+        that follows the receipt, so that OPTIONS lists what is asked once the orders have run."""
+        taken = self.take(session, inbound, letter, envelope, table, seat)
+        answered = self.answer_commands(session, inbound, envelope, table, seat, names, [], orders_read=True)
+        return Outcome(taken.status, f"{taken.reason}; then {answered.reason}", taken.game_id,
+                       [*taken.replies, *answered.replies], taken.released)
+
     def answer_commands(self, session: Session, inbound: InboundMail, envelope: Envelope, table: Table, seat: Seat,
-                        names: list[str], later: list[str]) -> Outcome:
+                        names: list[str], later: list[str], orders_read: bool = False) -> Outcome:
         """Every command of the message answered, in the order written, in one reply (issue 12: HELP and
         OPTIONS in one message lost OPTIONS); RESEND's report goes as it is."""
         answers = {**self.answers_always, **self.answers}
         said = [answers[name](session, inbound, envelope, table, seat) for name in names]
         texted = [item for item in said if item.text]
         notes = [f"{', '.join(later)}: answered once the game has started; nothing was done."] if later else []
-        if envelope.order_lines:
+        if envelope.order_lines and not orders_read:
             notes.append(f"This message held commands, so its other lines ({len(envelope.order_lines)}) were not "
                          f"read as orders: send orders in a message of their own (CHECK with orders is a dry run).")
         replies: list[Outbox] = []
@@ -302,13 +332,20 @@ def with_closest_answers(table: Table, seat: Seat, body: ParsedBody) -> ParsedBo
         kinds = kinds_of_line(line.source, engine.grammar) if not line.ok else set()
         decision = next((d for d in asked if d.kind in kinds), None)
         if decision is not None:
-            answers = every_answer(engine, table.state, decision)
-            near = difflib.get_close_matches(line.source.strip().upper(), answers, n=1, cutoff=0.0)
+            near = closest_answer(line.source, every_answer(engine, table.state, decision))
             if near:
                 line = replace(line, error=f"{line.error}; the closest answer to what you are asked now: '{near[0]}'")
         lines.append(line)
     body.lines = lines
     return body
+
+
+def closest_answer(text: str, answers: list[str]) -> list[str]:
+    """The legal answer closest to a line, compared without case (the answers name units in mixed case:
+    '185Tk' is nearer '185TK' than '30GD/188' is)."""
+    upper = {answer.upper(): answer for answer in reversed(answers)}
+    near = difflib.get_close_matches(text.strip().upper(), list(upper), n=1, cutoff=0.0)
+    return [upper[word] for word in near]
 
 
 def yes_no_now(table: Table, seat: Seat) -> YesNo:

@@ -82,8 +82,10 @@ def answered_line(answered: Mapping[str, Any]) -> str:
                       answered.get("deadline", False))
     listed = " | ".join(group_options(others))
     question = question_head(prompt)
-    if choices - 1 > len(others):  # the question is past: OPTIONS cannot show the rest; say how many
-        return f"{who} answered: {question} ({choices} answers were open, among them {listed})."
+    if choices - 1 > len(others):
+        # The question is past, so OPTIONS cannot show the rest; no total either: where the options are a
+        # sample of the legal answers (Narva's moves, Engine.answers) it would undercount them.
+        return f"{who} answered: {question} (you could have answered, among others, {listed})."
     return f"{who} answered: {question} (you could have answered {listed})."
 
 

@@ -162,3 +162,14 @@ def test_a_vmt_message_with_a_comment_runs_its_orders_and_one_with_a_typo_is_ref
     assert body.lines[0].ignored and body.lines[0].note == "not an order, ignored"
     refused = parse_body([(5, VMT_COMMENTS[0]), (6, "asault division 22")], grammar, lexicon, kinds)
     assert refused.has_errors and "did you mean 'ASSAULT'" in (refused.lines[1].error or "")
+
+
+def test_a_near_miss_followed_by_a_sentence_is_a_comment_but_one_with_an_argument_blocks():
+    """Narva 075: "Lost the tank, damn." bounced the whole message as an unknown order 'Lost' (LOSS)."""
+    narva, vmt = words(NARVA), vmt_words()
+    assert not looks_like_order("Lost the tank, damn.", narva)
+    assert not looks_like_order("Lost the tank, damn.", vmt)
+    assert [line for line in ("los 11SS/23", "Lost 381", "ATACK 2223", "Moev 381 to 2223") if
+            not looks_like_order(line, narva)] == []
+    assert [line for line in ("asault division 22", "atack A07", "Retrat to C03", "Keep well!") if
+            not looks_like_order(line, vmt)] == []

@@ -142,3 +142,13 @@ def test_the_player_s_own_unconditional_order_answers_after_an_if_order_that_was
     with app.db.session() as session:
         answered = load_table(session, app.registry, seated.game_id).answered_since(0, "south")
     assert [(a["source"], a["unfit_source"]) for a in answered] == [("standing", "standing")]
+
+
+def test_answers_beyond_those_kept_are_said_to_be_among_others_without_a_total():
+    """Narva's move options are a sample of its legal answers: '11 answers were open' undercounted them."""
+    entry = {"source": "game-standing", "text": "MOVE DONE", "prompt": "Movement Segment (6.0)",
+             "others": [f"MOVE 109/381 TO {hex_id}" for hex_id in ("2121", "2122", "2123", "2124", "2125", "2126")],
+             "choices": 11}
+    line = answered_line(entry)
+    assert "you could have answered, among others, MOVE 109/381 TO 2121|2122|2123|2124|2125|2126" in line
+    assert "answers were open" not in line and "11" not in line

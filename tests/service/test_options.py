@@ -52,4 +52,4 @@ def test_an_answered_line_names_the_question_by_its_head_not_its_whole_prompt():
                           "prompt": "Chit barrage: 3 barrage attack(s) left. Choose a target (BARRAGE <hex>). "
                                     "Targets: 2022, 2423.", "others": ["BARRAGE NONE", "BARRAGE 2022"], "choices": 4})
     assert line == ("The game's standing default BARRAGE AUTO (you filed none for this) answered: Chit barrage: 3 "
-                    "barrage attack(s) left (4 answers were open, among them BARRAGE NONE|2022).")
+                    "barrage attack(s) left (you could have answered, among others, BARRAGE NONE|2022).")

@@ -10,6 +10,7 @@ from pathlib import Path
 from sqlmodel import select
 
 from moderator.registry import product_registry
+from moderator.service.seat_mail import closest_answer
 from moderator.service.table import load_table
 from moderator.store.models import Outbox
 from tests.conftest import Seated, flat, make_app, text_of
@@ -59,10 +60,30 @@ def test_help_and_options_in_one_message_are_both_answered_in_one_reply(seated):
 
 def test_a_command_with_orders_says_the_orders_were_not_read(seated):
     before = seated.fingerprint()
-    outcome = seated.send("north", "STATUS\nREST\n")
+    outcome = seated.send("north", "VACATION 2099-01-01 2099-01-03\nREST\n")
     assert seated.fingerprint() == before
     text = flat(text_of(outcome.replies[0].raw))
     assert "its other lines (1) were not read as orders" in text
+
+
+def test_orders_beside_options_run_first_and_options_answer_the_next_question(seated):
+    """Narva m9: "ACTIVATE 109 / ATTACH ... / OPTIONS" got the options alone and the orders were lost."""
+    before = seated.fingerprint()
+    outcome = seated.send("north", "REST\nOPTIONS\nSTATUS\n")
+    assert seated.fingerprint() != before and outcome.status == "applied"
+    texts = [flat(text_of(r.raw)) for r in outcome.replies]
+    answer = texts[-1]
+    assert "OPTIONS" in answer and "STATUS" in answer and "not read as orders" not in answer
+    assert any("YOUR MESSAGE" in t and "REST" in t for t in texts[:-1])
+    assert "Options and Status" in str(outcome.replies[-1].subject)
+
+
+def test_prose_beside_a_command_is_no_order_and_check_keeps_its_dry_run(seated):
+    before = seated.fingerprint()
+    for body in ("Hi Ref,\nOPTIONS\n", "CHECK\nREST\nOPTIONS\n"):
+        outcome = seated.send("north", body)
+        assert outcome.status == "command" and len(outcome.replies) == 1
+    assert seated.fingerprint() == before
 
 
 def _receipt_text(seated, role: str, body: str) -> str:
@@ -169,3 +190,11 @@ def test_vmt_help_says_how_scripts_and_standing_orders_are_read(tmp_path):
             "REDEPLOY): that line opens the next round.") in text
     assert "STANDING <kind> [IF <test>]: CLEAR withdraw that one standing order" in text
     assert "a new STANDING line adds to it, and replaces only the one with the same IF tests" in text
+
+
+def test_the_closest_answer_is_found_without_regard_to_case():
+    """Narva 022: a line about 185Tk was told 'MOVE 30GD/188 TO 3020 STRATEGIC' (the line was upper-cased,
+    the answers were not)."""
+    answers = ["MOVE 30GD/188 TO 2530", "MOVE Ind/185tk TO 2530", "MOVE DONE"]
+    assert closest_answer("move ind/185tk to 2530", answers) == ["MOVE Ind/185tk TO 2530"]
+    assert closest_answer("ATTACH kampfgruppe", ["ATTACH KGR", "ATTACH Kampfgruppe"]) == ["ATTACH Kampfgruppe"]

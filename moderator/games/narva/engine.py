@@ -93,7 +93,10 @@ INFO = GameInfo(
     options=tuple(OPTIONS), standing_defaults=tuple(STANDING), state_version=STATE_VERSION,
     # The detail image is the whole map's drawing at a larger scale round the latest action: a mail
     # with the whole map shows all it shows (mail bytes, issue 12); later mails of a turn carry it alone.
-    detail_with_whole_map=False)
+    detail_with_whole_map=False,
+    # 4.1.1: each command chit drawn opens an activation with its own attach, move and attack questions
+    # (a script's round: core/script_order.py)
+    opening_kinds=("hq",))
 
 
 class NarvaEngine(FrameStackEngine[NarvaState]):
