@@ -83,11 +83,17 @@ def test_ask_makes_the_window_wait_whatever_the_hand():
         assert [d.kind for d in result.waiting] == ["react"], can_counter
 
 
-def test_illegal_standing_answer_defaults_at_once_like_a_declined_window():
+def dealt_weak_cards_only():
+    """A fresh Duel whose hands hold three weak cards each (south weak[:3], north weak[3:6])."""
     state, rng = fresh()
     weak = [c for c in state["cards"] if state["cards"][c] < 4]
     state["hands"]["south"] = weak[:3]
     state["hands"]["north"] = weak[3:6]
+    return state, rng, weak
+
+
+def test_illegal_standing_answer_defaults_at_once_like_a_declined_window():
+    state, rng, weak = dealt_weak_cards_only()
     plans = {"north": script(state, "north", f"ATTACK\nCOMMIT {weak[3]}"),
              "south": Plan(script=script(state, "south", f"COMMIT {weak[0]}").script,
                            standing=[Standing("react", f"COUNTER {weak[1]}")])}
@@ -102,10 +108,7 @@ def test_illegal_standing_answer_defaults_at_once_like_a_declined_window():
 def test_an_illegal_standing_answer_followed_by_ask_takes_the_default_at_once_never_asks():
     """Asking after an order that did not fit would keep the window open only when the order was not
     legal: the opponent would learn what the player does not hold."""
-    state, rng = fresh()
-    weak = [c for c in state["cards"] if state["cards"][c] < 4]
-    state["hands"]["south"] = weak[:3]
-    state["hands"]["north"] = weak[3:6]
+    state, rng, weak = dealt_weak_cards_only()
     plans = {"north": script(state, "north", f"ATTACK\nCOMMIT {weak[3]}"),
              "south": Plan(script=script(state, "south", f"COMMIT {weak[0]}").script,
                            standing=[Standing("react", f"COUNTER {weak[1]}", (Guard("HP_BELOW", ("99",)),)),

@@ -25,17 +25,20 @@ def split_hand(seated) -> tuple[str, str, str] | None:
     return (weak[0], strong[0], rest[0]) if weak and strong and rest else None
 
 
-@pytest.fixture
-def unfit(app):
-    """(seated, the weak card south's standing COUNTER names, south's report after the reaction window)."""
+def dealt_a_weak_and_a_strong_card(app):
+    """A seated Duel whose south hand holds a weak card, a strong one and a third, with those cards."""
     for _ in range(30):
         seated = seat_duel(app)
         cards = split_hand(seated)
         if cards is not None:
-            break
-    else:
-        raise AssertionError("no game dealt south a weak and a strong card")
-    weak, _strong, third = cards
+            return seated, cards
+    raise AssertionError("no game dealt south a weak and a strong card")
+
+
+@pytest.fixture
+def unfit(app):
+    """(seated, the weak card south's standing COUNTER names, south's report after the reaction window)."""
+    seated, (weak, _strong, third) = dealt_a_weak_and_a_strong_card(app)
     seated.send("south", f"STANDING react: COUNTER {weak}\n")
     north_card = seated.state()["hands"]["north"][0]
     seated.send("north", f"ATTACK\nCOMMIT {north_card}\n")
@@ -122,14 +125,7 @@ def load_engine_pending(seated):
 def test_the_player_s_own_unconditional_order_answers_after_an_if_order_that_was_not_legal(app):
     """Mail 043: an IF order whose test held but whose answer was not legal was followed by the game's
     default, and the report blamed the game, though the player's own unconditional order said the same."""
-    for _ in range(30):
-        seated = seat_duel(app)
-        cards = split_hand(seated)
-        if cards is not None:
-            break
-    else:
-        raise AssertionError("no game dealt south a weak and a strong card")
-    weak, _strong, third = cards
+    seated, (weak, _strong, third) = dealt_a_weak_and_a_strong_card(app)
     seated.send("south", f"STANDING react IF HP_BELOW 99: COUNTER {weak}\nSTANDING react: NONE\n")
     seated.send("north", f"ATTACK\nCOMMIT {seated.state()['hands']['north'][0]}\n")
     outcome = seated.send("south", f"COMMIT {third}\n")
