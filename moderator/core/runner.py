@@ -225,13 +225,9 @@ class Runner:
         """`plan.script[index]` answers the decision, or is skipped (AGAIN), or speaks to another kind
         of question after all (NEXT), or is held (False)."""
         state, line = result.state, plan.script[index]
-        try:
-            guard_ok = self._guard_holds(state, decision, line.guard)
-        except OrderError as error:
-            return self._held(decision, plan, result, line, error.explain(), blocked)
-        if not guard_ok:
-            self._log(result, decision.role, plan.script.pop(index), "skipped", "its IF did not hold")
-            return Look.AGAIN
+        guard = self._read_guard(decision, plan, result, index, blocked)
+        if guard is not True:
+            return guard
         try:
             order = self._parse(state, decision, line.text)
         except ParseError as error:
@@ -262,6 +258,19 @@ class Runner:
         only: its IF is read now, at whatever question comes.  False: the line is skipped (AGAIN); true:
         STOP ends the script, an order waits for its question (NEXT: nothing after the head is read)."""
         line = plan.script[index]
+        guard = self._read_guard(decision, plan, result, index, blocked)
+        if guard is not True:
+            return guard
+        if not line.is_stop:
+            return Look.NEXT
+        self._stop(decision, plan, result, line)
+        return None
+
+    def _read_guard(self, decision: Decision, plan: Plan, result: Advance, index: int,
+                    blocked: set[str]) -> bool | Look:
+        """True when the IF of `plan.script[index]` holds now; else the line is skipped (AGAIN), or held
+        (False) when its test cannot be read."""
+        line = plan.script[index]
         try:
             guard_ok = self._guard_holds(result.state, decision, line.guard)
         except OrderError as error:
@@ -269,10 +278,7 @@ class Runner:
         if not guard_ok:
             self._log(result, decision.role, plan.script.pop(index), "skipped", "its IF did not hold")
             return Look.AGAIN
-        if not line.is_stop:
-            return Look.NEXT
-        self._stop(decision, plan, result, line)
-        return None
+        return True
 
     def _opens_round(self, line: ScriptLine) -> bool:
         """A line that answers a question of an opening kind (GameInfo.opening_kinds): it begins a round."""
