@@ -31,6 +31,7 @@ YES and NO alone answer the yes/no question asked now (see `yes_no_answers`).
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -220,3 +221,11 @@ def yes_no_answers(questions: Sequence[tuple[str, Sequence[str]]]) -> YesNo:
         return YesNo(None, no, yes_problem=f"YES is not open now ({prompt}): the only answer is {no}")
     listed = " or ".join(others[:6]) + (f" (and {len(others) - 6} more)" if len(others) > 6 else "")
     return YesNo(None, no, yes_problem=f"YES could mean {listed}: write the one you mean")
+
+
+def closest_answer(text: str, answers: list[str]) -> list[str]:
+    """The legal answer closest to a line, compared without case (the answers name units in mixed case:
+    '185Tk' is nearer '185TK' than '30GD/188' is)."""
+    upper = {answer.upper(): answer for answer in reversed(answers)}
+    near = difflib.get_close_matches(text.strip().upper(), list(upper), n=1, cutoff=0.0)
+    return [upper[word] for word in near]

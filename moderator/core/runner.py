@@ -22,7 +22,6 @@ The runner is pure: it takes state, plans and an Rng and returns the new state w
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -32,7 +31,7 @@ from moderator.core import script_order
 from moderator.core.contract import Decision, Engine, Event, View
 from moderator.core.errors import IllegalOrder, OrderError, ParseError
 from moderator.core.grammar import Order
-from moderator.core.human import kinds_of_line
+from moderator.core.human import closest_answer, kinds_of_line
 from moderator.core.plans import ASK, AgendaLine, Plan, ScriptLine, Standing, Test
 from moderator.core.rng import Draw, Rng
 
@@ -238,7 +237,7 @@ class Runner:
             new_state, events = self.engine.apply(state, decision.role, order, rng)
         except IllegalOrder as error:
             rng.take_draws()
-            return self._held(decision, plan, result, line, error.explain() + closest_answer(error, line.text,
+            return self._held(decision, plan, result, line, error.explain() + closest_legal_hint(error, line.text,
                                                                                           decision), blocked)
         plan.script.pop(index)
         if decision.kind in self.engine.info.opening_kinds:  # a new round: the lines before it are the last one's
@@ -410,9 +409,10 @@ class Runner:
             self._log(result, decision.role, other, "not run", f"line {line.line_no} was held")
 
 
-def closest_answer(error: OrderError, text: str, decision: Decision) -> str:
-    """`; the closest legal answer now: 'X'` when the error names no alternative and the question lists its answers."""
+def closest_legal_hint(error: OrderError, text: str, decision: Decision) -> str:
+    """`; the closest legal answer now: 'X'` when the error names no alternative and the question lists its
+    answers (compared without case, as the receipt's suggestions are: human.closest_answer)."""
     if error.suggestions or not decision.options:
         return ""
-    near = difflib.get_close_matches(text, [o.split("  (")[0] for o in decision.options], n=1, cutoff=0.0)
+    near = closest_answer(text, [o.split("  (")[0] for o in decision.options])
     return f"; the closest legal answer now: '{near[0]}'" if near else ""

@@ -3,7 +3,6 @@ secret: the player's commands (listed in mail/commands.py), then the orders (DES
 
 from __future__ import annotations
 
-import difflib
 import textwrap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -15,7 +14,7 @@ from sqlmodel import Session
 
 from moderator.clock import Clock
 from moderator.core.errors import ParseError
-from moderator.core.human import NO, YES, YesNo, kinds_of_line, plain_word, yes_no_answers
+from moderator.core.human import NO, YES, YesNo, closest_answer, kinds_of_line, plain_word, yes_no_answers
 from moderator.core.plans import ParsedBody, Plan, ScriptLine, parse_body
 from moderator.core.runner import Runner
 from moderator.mail.compose import make_message_id
@@ -338,14 +337,6 @@ def with_closest_answers(table: Table, seat: Seat, body: ParsedBody) -> ParsedBo
         lines.append(line)
     body.lines = lines
     return body
-
-
-def closest_answer(text: str, answers: list[str]) -> list[str]:
-    """The legal answer closest to a line, compared without case (the answers name units in mixed case:
-    '185Tk' is nearer '185TK' than '30GD/188' is)."""
-    upper = {answer.upper(): answer for answer in reversed(answers)}
-    near = difflib.get_close_matches(text.strip().upper(), list(upper), n=1, cutoff=0.0)
-    return [upper[word] for word in near]
 
 
 def yes_no_now(table: Table, seat: Seat) -> YesNo:

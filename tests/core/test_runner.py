@@ -140,3 +140,16 @@ def test_parse_body_reports_every_bad_line_not_just_the_first():
     assert "ATTACK" in errors[1]
     assert "no card 'C99'" in errors[3]
     assert [s.render() for s in body.standing] == ["STANDING REACT: NONE", "STANDING REACT: ASK"]
+
+
+def test_a_held_line_s_closest_legal_answer_is_found_without_regard_to_case():
+    """The hint a held script line gets matches the line as the player wrote it (lower case) against the
+    question's options, as the receipt's suggestions do: not whichever option differs least in letter case."""
+    from moderator.core.contract import Decision
+    from moderator.core.errors import IllegalOrder
+    from moderator.core.runner import closest_legal_hint
+
+    decision = Decision("k", "axis", "card", "Play a card, then END.", "END",
+                        options=("PLAY AIR_STRIKE ATTACK A08", "END"))
+    hint = closest_legal_hint(IllegalOrder("not now"), "end", decision)
+    assert hint == "; the closest legal answer now: 'END'"  # compared with case, 'end' was nearer the PLAY line
