@@ -28,7 +28,7 @@ from moderator.service.notices import Notices
 from moderator.service.referee_mail import RefereeMail
 from moderator.service.replies import Outcome, Replies
 from moderator.service.reports import Addressing
-from moderator.service.standing import standing_in_force
+from moderator.service.standing import CHANGE_NOTE, standing_in_force
 from moderator.service.table import Table, load_table
 from moderator.service.turns import TurnRunner, envelope_lines
 from moderator.store import games as stored
@@ -42,9 +42,9 @@ def standing_paragraphs(table: Table, role: str) -> list[str]:
     in_force = standing_in_force(table.engine, role, [])
     if not in_force:
         return []
-    lines = [f"{s.kind} ({s.title}): {s.text}. To {s.change}" for s in in_force]
+    lines = [f"{s.kind} ({s.title}): {s.text}. To change: {s.change}" for s in in_force]
     return ["Unless you file your own, these standing orders answer questions for you without a round trip "
-            "(every report lists them again):", *lines]
+            f"(every report lists them again). {CHANGE_NOTE}", *lines]
 
 
 class Lobby:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from moderator.core.plans import ScriptLine
+from moderator.core.plans import AgendaLine, ScriptLine
 
 #: The label of each status in a receipt, and in a CHECK.
 LABELS = {"ran": "ran", "queued": "queued", "held": "held", "not run": "not run", "skipped": "skipped",
@@ -117,6 +117,31 @@ def _later_fate(number: int, canonical: str, answers: Sequence[dict[str, Any]],
     if stop is not None:
         return Fate("not run", "after STOP" if stop.get("text") == "STOP" else f"line {stop.get('line')} was held")
     return None
+
+
+#: Why a keyed (ON) line shown queued in a receipt was not used after all.
+EXPIRED_WHY = "its turn ended before a question fitted it"
+
+
+def mark_expired(receipts: Sequence[dict[str, Any]], expired: Sequence[AgendaLine]) -> list[AgendaLine]:
+    """Keyed (ON) lines that expired unused when their turn ended: a receipt going out in the same mail
+    that would still call them queued now says "not used" and why (a line is shown once, with its
+    last fate: issue 12, "a receipt never says queued for a line that did not wait").  Returns the
+    lines no receipt of this mail showed, which the report lists on their own."""
+    rest = []
+    for agenda_line in expired:
+        text, shown = agenda_line.render(), False
+        for receipt in receipts:
+            for line in receipt.get("lines", []):
+                if line.get("status") == "queued" and line.get("line_no") == agenda_line.line_no \
+                        and line.get("canonical") == text:
+                    mark(line, Fate("not used", EXPIRED_WHY))
+                    shown = True
+                    if str(receipt.get("verdict", "")).startswith("Of your orders"):
+                        receipt["verdict"] = summary(receipt)
+        if not shown:
+            rest.append(agenda_line)
+    return rest
 
 
 def mark(line: dict[str, Any], fate: Fate, labels: dict[str, str] = LABELS) -> None:

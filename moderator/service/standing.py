@@ -57,15 +57,21 @@ def standing_in_force(engine: Engine[Any], role: str, rendered: Sequence[str]) -
 
 
 def how_to_change(engine: Engine[Any], kind: str, answers: Sequence[str], game_default: bool) -> str:
-    """One line: the form of a standing order of this kind, and the way back.
+    """One line: the form of a standing order of this kind (the way back is in CHANGE_NOTE).
 
     The form, not one of HELP's examples: an example names real blocks or cards (HITS 50/121 24/32),
     which in the other side's mail would read as a hint about pieces it has not seen."""
     forms = [readable_form(spec.syntax) for spec in engine.grammar.specs if spec.kind == kind]
     current = {answer.split(": ", 1)[-1] for answer in answers}
     example = next((f for f in forms if f not in current), forms[0] if forms else "<order>")
-    other = f"to be asked instead: ASK {kind}" if game_default else f"back to the game's default: STANDING CLEAR {kind}"
-    return f"change: STANDING {kind} [IF <test>]: {example}  |  {other}"
+    # What every line shares (an IF test, ASK to be asked, STANDING CLEAR for the default) is said once,
+    # above the list (CHANGE_NOTE): repeated on each of Narva's fifteen kinds it made the block 45 lines.
+    return f"STANDING {kind}: {example}"
+
+
+#: Said once above the list of standing orders in force (report and welcome), for every line of it.
+CHANGE_NOTE = ("To change one, send the line under it (add IF <test> before the colon for a conditional "
+               "order); ASK <kind> to be asked instead; STANDING CLEAR <kind> to go back to the game's default.")
 
 
 def readable_form(syntax: str) -> str:

@@ -320,3 +320,16 @@ def test_options_lists_every_answer_of_the_question_asked_grouped(duel):
     text = text_of(duel.send("north", "OPTIONS\n").replies[0].raw)
     north = hand(duel, "north")
     assert f"COMMIT {'|'.join(north)}" in text and "A|B|C means: write one of them" in text
+
+
+def test_a_keyed_order_that_expires_in_the_run_its_message_started_is_shown_once_as_not_used(duel):
+    """Issue 12: a receipt never calls a line queued that did not wait.  North's second ON line finds
+    no question before round 1 ends, in the very run its message started: the receipt in that report
+    says "not used" and why, and the report does not list it a second time on its own."""
+    start = last_id(duel)
+    duel.send("north", "ON ANY: REST\nON HP_BELOW 1: REST\n")
+    text = report_with_receipt(duel, "north", start)
+    assert "ran ON ANY: REST" in text
+    assert "not used ON HP_BELOW 1: REST (its turn ended before a question fitted it)" in text
+    assert "queued ON HP_BELOW 1" not in text and "KEYED ORDERS THAT WERE NOT USED" not in text
+    assert "Of your orders, 1 ran and 1 was not used." in text
