@@ -71,7 +71,7 @@ class App:
         self.controls = Controls(clock, self.turns, self.notices, self.replayer)
         self.entropy = EntropyDesk(db, clock, registry, self.notices, self.turns, settings.deadlines)
         self.lobby = Lobby(db, clock, registry, self.addressing, self.notices, self.turns, self.referee_mail,
-                           self.entropy)
+                           self.entropy, settings.deadlines.ask_new_players)
         self.desk = SeatDesk(clock, self.addressing, self.environment, Replies(self.notices), self.turns,
                              settings.deadlines, self.entropy)
         self.leagues = Leagues(db, clock, registry, self.lobby.create_game, self.notices, self.controls, self.turns,

@@ -33,6 +33,10 @@ class DeadlineSettings(BaseModel):
     # A receipt of orders that were all accepted waits this long for the seat's next report to ride
     # on (one mail instead of two), then goes on its own; a receipt with a refusal goes at once.
     receipt_hold_minutes: float = 10
+    # A new player is asked, not answered by the game's standing defaults, until they first file orders
+    # or first let a deadline pass: the other side's first moves can come before they have read the
+    # welcome (issue 12 tried by hand: a defender's support was decided 7 minutes after the welcome).
+    ask_new_players: bool = True
 
 
 class ImapSettings(BaseModel):

@@ -316,4 +316,9 @@ class Engine(Protocol[S]):
         """Demo players by role that read their report mails and write orders as a person would."""
         ...
 
+    def reference_tables(self) -> list[str]:
+        """Lines of the game's tables a player needs to read reports and plan (a CRT the rulebook does
+        not print), for the HELP mail; none for most games."""
+        ...
+
 

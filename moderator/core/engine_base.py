@@ -101,6 +101,10 @@ class EngineBase(ABC, Generic[S]):
         """No game-specific demo players: the demo's random players answer from the report's options."""
         return {}
 
+    def reference_tables(self) -> list[str]:
+        """No tables beyond the rulebook's: HELP lists orders and tests only."""
+        return []
+
     # ---------------------------------------------------------------- state as JSON
 
     def dump_state(self, state: S) -> str:

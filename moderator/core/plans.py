@@ -147,6 +147,9 @@ class Plan:
     running: str = ""
     #: the questions open when the script was filed (its lines were written for them): they may too
     fresh: tuple[str, ...] = ()
+    #: a new player's questions are asked, not answered by the game's standing defaults, until the
+    #: player first files orders or first lets a deadline pass (service/turns.py, docs/design-notes.md)
+    ask_first: bool = False
 
     def to_json(self) -> dict[str, Any]:
         raw: dict[str, Any] = {
@@ -161,6 +164,8 @@ class Plan:
             raw["running"] = self.running
         if self.fresh:
             raw["fresh"] = list(self.fresh)
+        if self.ask_first:
+            raw["ask_first"] = True
         return raw
 
     @classmethod
@@ -178,7 +183,7 @@ class Plan:
              for s in raw.get("standing", [])],
             [AgendaLine(a["line_no"], a["kind"], a["text"], tests(a["guard"]), a.get("period"))
              for a in raw.get("agenda", [])],
-            raw.get("running", ""), tuple(raw.get("fresh", ())),
+            raw.get("running", ""), tuple(raw.get("fresh", ())), bool(raw.get("ask_first", False)),
         )
 
 

@@ -390,6 +390,8 @@ class Runner:
         for standing in plan.standing:
             if standing.kind == decision.kind:
                 yield standing, "standing"
+        if plan.ask_first:
+            return  # a new player is asked until they first write or let a deadline pass (Plan.ask_first)
         for standing in self._defaults.get(decision.kind, ()):
             yield standing, "game-standing"
 

@@ -144,7 +144,9 @@ def file_orders(engine: Engine[Any], state: Any, role: str, plan: Plan, body: Pa
     # script's head (core/script_order.py), as may any question while the script runs.
     fresh = tuple(sorted(d.key for d in engine.pending(state) if d.role == role)) if script is not queued \
         else plan.fresh
-    filed, merged = merge_standing(replace(plan, script=script, agenda=agenda, fresh=fresh), body.standing_changes)
+    # Orders filed: from now on the game's standing defaults answer what the player's own orders do not.
+    filed, merged = merge_standing(replace(plan, script=script, agenda=agenda, fresh=fresh, ask_first=False),
+                                   body.standing_changes)
     return Filing(filed, positions, frozenset(line.line_no for line in body.agenda),
                   [line.render() for line in kept], dropped, standing_notes(engine, role, filed, merged),
                   dict(merged.effects))
@@ -158,7 +160,7 @@ def stamp_agenda(engine: Engine[Any], state: Any, agenda: Sequence[AgendaLine]) 
 
 def standing_only(engine: Engine[Any], role: str, plan: Plan, body: ParsedBody) -> Filing:
     """The seat's plan with only the message's standing orders taken (a reply to an older report)."""
-    filed, merged = merge_standing(plan, body.standing_changes)
+    filed, merged = merge_standing(replace(plan, ask_first=False), body.standing_changes)
     return Filing(filed, standing=standing_notes(engine, role, filed, merged), standing_why=dict(merged.effects))
 
 

@@ -7,7 +7,7 @@ import hashlib
 import json
 import secrets as pysecrets
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -99,9 +99,12 @@ def find_invitation(session: Session, token: str) -> Seat | None:
 
 
 def seat_player(session: Session, registry: Registry, seat: Seat, address: str, now: datetime, name: str = "",
-                tz: str = "UTC", contribution: str = "", commitment: str = "") -> tuple[Table, str]:
+                tz: str = "UTC", contribution: str = "", commitment: str = "",
+                ask_first: bool = False) -> tuple[Table, str]:
     """Fill a seat: record the address, time zone and entropy (or, with entropy=commit-reveal, the
-    commitment to it); return the table and the new secret."""
+    commitment to it); return the table and the new secret.  With `ask_first`, the player's questions
+    are asked, not answered by the game's standing defaults, until they first file orders or let a
+    deadline pass (Plan.ask_first)."""
     table = load_table(session, registry, seat.game_id, for_update=True)
     seat = table.seats[seat.role]
     secret = new_secret()
@@ -113,6 +116,8 @@ def seat_player(session: Session, registry: Registry, seat: Seat, address: str, 
     seat.entropy_commitment = commitment
     seat.joined_at = now
     session.add(seat)
+    if ask_first:
+        table.save_plan(seat.role, replace(table.plan(seat.role), ask_first=True))
     joined = {"role": seat.role, "contribution": contribution, "name": name}
     if commitment:
         joined["entropy_commitment"] = commitment

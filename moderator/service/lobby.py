@@ -28,7 +28,7 @@ from moderator.service.notices import Notices
 from moderator.service.referee_mail import RefereeMail
 from moderator.service.replies import Outcome, Replies
 from moderator.service.reports import Addressing
-from moderator.service.standing import CHANGE_NOTE, standing_in_force
+from moderator.service.standing import ASKED_FIRST, CHANGE_NOTE, standing_in_force
 from moderator.service.table import Table, load_table
 from moderator.service.turns import TurnRunner, envelope_lines
 from moderator.store import games as stored
@@ -38,11 +38,15 @@ from moderator.store.models import Game, InboundMail
 
 
 def standing_paragraphs(table: Table, role: str) -> list[str]:
-    """The standing orders a new player starts with (the game's defaults), each with how to change it."""
+    """The standing orders a new player starts with (the game's defaults), each with how to change it,
+    and whether they are asked instead until their first orders (Plan.ask_first)."""
     in_force = standing_in_force(table.engine, role, [])
     if not in_force:
         return []
     lines = [f"{s.kind} ({s.title}): {s.text}. To change: {s.change}" for s in in_force]
+    if table.plan(role).ask_first:
+        return [ASKED_FIRST + " After that, unless you file your own, these standing orders answer those "
+                f"questions without a round trip (every report lists them). {CHANGE_NOTE}", *lines]
     return ["Unless you file your own, these standing orders answer questions for you without a round trip "
             f"(every report lists them again). {CHANGE_NOTE}", *lines]
 
@@ -54,8 +58,9 @@ class Lobby:
 
     def __init__(self, database: Database, clock: Clock, registry: Registry, addressing: Addressing,
                  notices: Notices, turns: TurnRunner, referee: RefereeMail,
-                 entropy: EntropyDesk):
+                 entropy: EntropyDesk, ask_new_players: bool = True):
         self.database = database
+        self.ask_new_players = ask_new_players
         self.clock = clock
         self.registry = registry
         self.addressing = addressing
@@ -129,7 +134,7 @@ class Lobby:
         taken = entropy_at_join(envelope, [text for _, text in letter.lines()], committing)
         table, secret = game_service.seat_player(session, self.registry, invited, letter.sender, now,
                                                  envelope.join_name or letter.sender_name, tz, taken.contribution,
-                                                 taken.commitment)
+                                                 taken.commitment, ask_first=self.ask_new_players)
         seat = table.seats[invited.role]
         paragraphs = [
             f"Welcome to {table.game.id} ({table.engine.info.title}). You hold the seat '{seat.role}'.",

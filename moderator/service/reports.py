@@ -22,7 +22,7 @@ from moderator.mail.commands import PLAYER, commands_for, help_lines
 from moderator.mail.compose import Attachment, Outgoing, thread_headers, thread_root
 from moderator.render.texts import render
 from moderator.service.options import shown_options
-from moderator.service.standing import CHANGE_NOTE, answered_line, standing_in_force
+from moderator.service.standing import ASKED_FIRST, CHANGE_NOTE, answered_line, standing_in_force
 
 
 @dataclass(frozen=True)
@@ -180,7 +180,7 @@ def report_context(engine: Engine[Any], environment: Environment, addressing: Ad
         summary=summary_line(decisions, outcome, bool(payload.get("observer"))),
         answered=[answered_line(a) for a in payload.get("answered", [])],
         in_force=[] if payload.get("observer") else standing_in_force(engine, role, payload.get("standing", [])),
-        change_note=CHANGE_NOTE,
+        change_note=CHANGE_NOTE, asked_first=ASKED_FIRST if payload.get("ask_first") else "",
         view=view, role=role, decisions=decisions, outcome=outcome, queued=payload.get("queued", []),
         standing=payload.get("standing", []), agenda=payload.get("agenda", []), expired=payload.get("expired", []),
         unused=payload.get("unused", []),
@@ -245,4 +245,4 @@ def help_text(environment: Environment, engine: Engine[Any]) -> str:
     return render(environment, "mail/help.txt.j2", title=engine.info.title, sections=grammar.help_sections(),
                   conditions=list(grammar.conditions.values()), kinds=kinds,
                   opening=[opening_line(grammar, kind) for kind in engine.info.opening_kinds],
-                  commands=help_lines(commands_for(PLAYER)))
+                  commands=help_lines(commands_for(PLAYER)), tables=engine.reference_tables())

@@ -69,6 +69,10 @@ def how_to_change(engine: Engine[Any], kind: str, answers: Sequence[str], game_d
     return f"STANDING {kind}: {example}"
 
 
+#: Said to a new player while the game's defaults ask rather than answer (Plan.ask_first).
+ASKED_FIRST = ("Until you first send orders, or first let a deadline pass, the moderator asks you every "
+               "question itself, with a deadline, so that nothing is decided for you before you have read this.")
+
 #: Said once above the list of standing orders in force (report and welcome), for every line of it.
 CHANGE_NOTE = ("To change one, send the line under it (add IF <test> before the colon for a conditional "
                "order); ASK <kind> to be asked instead; STANDING CLEAR <kind> to go back to the game's default.")

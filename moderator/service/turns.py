@@ -143,6 +143,8 @@ class TurnRunner:
             result.steps.append(step)
             result.defaulted.append(decision)
             self._log_step(table, step, now)
+            if decision.role in plans:  # a player who let a deadline pass is answered by the defaults from now on
+                plans[decision.role].ask_first = False
         table.counters = dict(rng.counters)
         for role, plan in plans.items():
             if role in table.seats:
@@ -245,6 +247,8 @@ class TurnRunner:
         seq = table.game.last_seq + 1  # the report's own log entry
         message_id = make_message_id("report", table.game.id, seat.role, seq, self.addressing.domain)
         payload = self._payload(table, seat, now, holds, receipts, observer, expired, seq, message_id)
+        if plan_of(table, seat, observer).ask_first:  # only when so: a report's logged payload keeps its old form
+            payload["ask_first"] = True
         left = [f"line {line.line_no}: {line.render()} ({why})" for role, line, why in unused if role == seat.role]
         if left:  # only when there are some: a report's logged payload keeps its old form otherwise
             payload["unused"] = left
@@ -312,6 +316,10 @@ class TurnRunner:
             "envelope": [] if observer or outcome is not None else envelope_lines(
                 table.game.id, seat.role, table.game.phase_label, seat.secret),
         }
+
+
+def plan_of(table: Table, seat: Seat, observer: bool) -> Plan:
+    return Plan() if observer else table.plan(seat.role)
 
 
 def log_holds(table: Table, result: RunResult, now: datetime) -> None:

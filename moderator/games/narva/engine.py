@@ -31,6 +31,7 @@ from moderator.games.narva import (
     reinforce,
     retreat,
     sequence,
+    tables_text,
 )
 from moderator.games.narva.activation import every_move
 from moderator.games.narva.board import SIDES, Board
@@ -125,6 +126,10 @@ class NarvaEngine(FrameStackEngine[NarvaState]):
         if result is None:
             return None
         return Outcome(result["winner"], result["reason"], {"Soviet VP": result["vp"], "level": result["level"]})
+
+    def reference_tables(self) -> list[str]:
+        """The CRT the moderator uses, which the rulebook does not print (9.1; tables_text.py)."""
+        return tables_text.crt_lines()
 
     def score_now(self, state: NarvaState) -> Outcome:
         """The outcome once over; otherwise the 13.2 victory level of the Soviet VP held now (13.3)."""
