@@ -68,7 +68,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("OPTIONS", (PLAYER,), "", "every legal answer of each question you are asked now, in full", "OPTIONS"),
     Command("NOTIFY", (PLAYER,), "EVERY|TURN|ASKED",
             "how often you get mail: TURN (the default) when asked and at the end of each game turn, EVERY "
-            "whenever something happens, ASKED only when something is asked of you", "NOTIFY ASKED",
+            "whenever something happens while you owe no answer, ASKED only when something is asked of you",
+            "NOTIFY ASKED",
             min_words=1, max_words=1),
     Command("VACATION", (PLAYER,), "<from YYYY-MM-DD> <to YYYY-MM-DD>",
             "you are away: deadlines falling then move past your absence", "VACATION 2026-07-01 2026-07-14",

@@ -3,7 +3,8 @@
 A player is mailed when something is newly asked of them (or their script was held), when the game
 ends, and at the end of each game turn (or phase: the game declares which in `GameInfo.report_every`);
 what happened in between is folded into that mail.  `NOTIFY EVERY` asks for a mail whenever something
-happens, `NOTIFY ASKED` only when something is asked.  The receipt of orders that were all accepted
+happens while the seat owes no answer (while it does, what others do meanwhile rides on the mail its
+answer brings), `NOTIFY ASKED` only when something is asked.  The receipt of orders that were all accepted
 rides on the sender's next report instead of going alone, unless none follows within
 `receipt_hold_minutes` (the held-receipts job then sends it).  Whether a seat is mailed never
 depends on another seat's hidden state: only on what is asked of this seat, the public turn and
@@ -56,6 +57,7 @@ class News:
     finished: bool
     receipt: bool  # the seat wrote the message that started this run
     remark: bool = False  # that message's receipt has something to say (a note, a problem)
+    owes: bool = False  # a question the seat was mailed earlier still waits for its answer
 
 
 def should_mail(notify: str, news: News, everyone: bool = False) -> bool:
@@ -63,7 +65,13 @@ def should_mail(notify: str, news: News, everyone: bool = False) -> bool:
     if everyone or news.asked or news.finished or news.remark:
         return True
     if notify == "every":
-        return news.events or news.boundary
+        # A seat that owes an answer it was already mailed waits on nothing but itself: what others
+        # do meanwhile is their own answer to the same round ("Soviet is ready", "North has committed
+        # a card"), and a game that changed the seat's question would ask it anew (`asked`).  Such a
+        # mail would ask the old question again and tell nothing needed to answer it, so the news
+        # rides on the mail the seat's answer brings.  `owes` is the seat's own question: no timing
+        # of another seat's hidden state decides it.
+        return (news.events and not news.owes) or news.boundary
     if notify == "asked":
         return False
     return news.boundary

@@ -44,7 +44,8 @@ AFTER_ORDERS = ("HELP", "STATUS", "OPTIONS")
 #: NOTIFY's choices, and what each means (said back in the receipt).
 NOTIFY_CHOICES = {
     "TURN": "when something is asked of you and at the end of each game turn",
-    "EVERY": "whenever something happens in the game",
+    "EVERY": ("whenever something happens in the game, except while a question you were mailed waits for your "
+              "answer: what happens meanwhile comes with the mail your answer brings"),
     "ASKED": "only when something is asked of you (and at the end of the game)",
 }
 

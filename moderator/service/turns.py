@@ -223,7 +223,7 @@ class TurnRunner:
             news = News(asked=bool(mine - asked) or bool(holds),
                         events=bool(table.events_since(seat.last_report_seq, "observer" if observer else role)),
                         boundary=boundary, finished=result.finished, receipt=role in receipts,
-                        remark=role in receipts and has_remarks(receipts[role]))
+                        remark=role in receipts and has_remarks(receipts[role]), owes=bool(mine & asked))
             if not should_mail("turn" if observer else seat.notify, news, report_all):
                 if role in receipts:
                     hold_receipt(seat, receipts[role], now)

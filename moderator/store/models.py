@@ -69,8 +69,9 @@ class Seat(SQLModel, table=True):
     submitted_at: datetime | None = None
     reminded_json: str = Field(default="{}", sa_column=Column(Text, nullable=False, server_default="{}"))
     absences_json: str = Field(default="[]", sa_column=Column(Text, nullable=False, server_default="[]"))
-    # How often a player is mailed (NOTIFY): "turn" (asked, and at the end of each game turn),
-    # "every" (whenever something happens) or "asked" (only when asked).  Observers get "turn".
+    # How often a player is mailed (NOTIFY): "turn" (asked, and at the end of each game turn), "every"
+    # (whenever something happens while the seat owes no answer) or "asked" (only when asked).
+    # Observers get "turn".
     notify: str = Field(default="turn", max_length=8, sa_column_kwargs={"server_default": "turn"})
     # Receipts of accepted orders waiting to ride on this seat's next report ([{"receipt", "held_at"}]).
     held_receipts_json: str = Field(default="[]", sa_column=Column(Text, nullable=False, server_default="[]"))

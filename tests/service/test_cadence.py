@@ -26,6 +26,10 @@ from tests.conftest import flat, outbox_rows, text_of
     ("turn", News(asked=False, events=False, boundary=False, finished=True, receipt=False), True),
     ("every", News(asked=False, events=True, boundary=False, finished=False, receipt=False), True),
     ("every", News(asked=False, events=False, boundary=False, finished=False, receipt=True), False),
+    # owing an answer already mailed, the seat hears of others' moves with the mail its answer brings ...
+    ("every", News(asked=False, events=True, boundary=False, finished=False, receipt=False, owes=True), False),
+    # ... or at the turn's end
+    ("every", News(asked=False, events=True, boundary=True, finished=False, receipt=False, owes=True), True),
     ("asked", News(asked=False, events=True, boundary=True, finished=False, receipt=False), False),
     ("asked", News(asked=True, events=False, boundary=False, finished=False, receipt=False), True),
     ("asked", News(asked=False, events=False, boundary=False, finished=False, receipt=True, remark=True), True),
@@ -133,6 +137,21 @@ def test_a_seat_that_chose_every_hears_of_each_move_and_one_that_chose_asked_doe
     import email.policy
     subjects = [str(email.message_from_bytes(m, policy=email.policy.default)["Subject"]) for m in mails[before:]]
     assert all(": your " in s for s in subjects), subjects  # never a "Turn N report" alone
+
+
+def test_a_seat_that_chose_every_is_not_mailed_its_own_question_again_for_another_s_answer(seated):
+    """Narva's German player, NOTIFY EVERY, got each turn a second 60 KB "your move" whose only news was
+    "Soviet is ready": both sides answer one round, and the other's answer asks nothing new of this seat.
+    Duel's face-down commit is that round; the news comes with the mail south's own answer brings."""
+    seated.send("south", "NOTIFY EVERY\n")
+    seated.send("north", "ATTACK\n")  # both sides are asked to commit a card face down
+    before = len(_mails_to(seated, "south"))
+    seated.send("north", f"COMMIT {seated.state()['hands']['north'][0]}\n")
+    assert len(_mails_to(seated, "south")) == before  # south still owes the commit it was mailed
+    seated.send("south", f"COMMIT {seated.state()['hands']['south'][0]}\n")
+    mails = _mails_to(seated, "south")
+    assert len(mails) == before + 1  # the clash, and south's reaction window
+    assert "North has committed a card face down." in flat(text_of(mails[-1]))  # folded in, not lost
 
 
 def test_reports_subjects_say_whether_anything_is_asked(seated):
