@@ -139,6 +139,14 @@ SERVER_FIXTURES = {"mailstack", "clean_mail", "db_url"}
 #: games' 3 min, which stay in the other process).
 ALONGSIDE_SERVERS = ("tests/kit/", "tests/games/stalingrad/")
 STAY_IN_THE_OTHER_PROCESS = ("tests/kit/test_noninterference.py",)
+#: ... and the kit's Across the Narva playouts too (measured at stop 19 on an idle machine: the servers'
+#: process 13-15 min, the other 7.5-8.5 min; Narva's 30 playouts are about a third of the kit's time).
+STAY_IN_THE_OTHER_PROCESS_IF_NAMED = (("tests/kit/test_playouts.py", "[narva"),)
+
+
+def stays_in_the_other_process(nodeid: str) -> bool:
+    return nodeid.startswith(STAY_IN_THE_OTHER_PROCESS) or any(
+        nodeid.startswith(prefix) and part in nodeid for prefix, part in STAY_IN_THE_OTHER_PROCESS_IF_NAMED)
 
 
 def pytest_collection_modifyitems(config, items):
@@ -149,5 +157,5 @@ def pytest_collection_modifyitems(config, items):
         if SERVER_FIXTURES & set(getattr(item, "fixturenames", ())) or item.get_closest_marker("postgres") \
                 or item.get_closest_marker("mailstack"):
             item.add_marker(pytest.mark.servers)
-        elif item.nodeid.startswith(ALONGSIDE_SERVERS) and not item.nodeid.startswith(STAY_IN_THE_OTHER_PROCESS):
+        elif item.nodeid.startswith(ALONGSIDE_SERVERS) and not stays_in_the_other_process(item.nodeid):
             item.add_marker(pytest.mark.alongside)
