@@ -26,7 +26,8 @@ mistyped order is how a player loses a move.  A line looks like an order when
 A word of prose is a word of two letters or more that is no keyword, no name, no abbreviation of a
 keyword (three letters or more) and no near miss of one: "back", "needs", "is", "Now", "the".
 
-YES and NO alone answer the yes/no question asked now (see `yes_no_answers`).
+YES and NO alone answer the yes/no question asked now (see `yes_no_answers`); so does NONE alone, as
+NO, in a game where NONE is no order of its own.
 """
 
 from __future__ import annotations
@@ -42,6 +43,9 @@ from moderator.core.grammar import Grammar, Lexicon, tokenize
 SCRIPT_WORDS = ("STOP", "STANDING", "ASK", "ON", "IF")
 #: The words that answer a yes/no question.
 YES, NO = "YES", "NO"
+#: Alone, in a game with no order of that word: says no, as NO does ("You hold no Fighter Cover
+#: card, so NONE is your only answer" is answered "none" by a person, not "COVER NONE").
+NONE = "NONE"
 #: Punctuation that ends a word of prose ("Hi," "Thanks!") but is never part of an order word.
 _PROSE_MARKS = ",.;:!?…"
 #: Keywords that are also everyday English: alone they do not make prose read as an order.
@@ -187,7 +191,7 @@ class YesNo:
         """(the order `word` stands for, or None; the problem when None)."""
         if word == YES:
             return self.yes, self.yes_problem
-        return self.no, self.no_problem
+        return self.no, self.no_problem if word == NO else self.no_problem.replace(NO, word, 1)
 
 
 def is_declining(text: str) -> bool:
@@ -229,3 +233,15 @@ def closest_answer(text: str, answers: list[str]) -> list[str]:
     upper = {answer.upper(): answer for answer in reversed(answers)}
     near = difflib.get_close_matches(text.strip().upper(), list(upper), n=1, cutoff=0.0)
     return [upper[word] for word in near]
+
+
+def yes_no_word(text: str, grammar: Grammar) -> str:
+    """YES or NO when the line is that word alone, NONE when it is NONE alone and the game has no
+    order NONE (the Duel's reaction is `NONE`); else ''."""
+    words = text.split()
+    if len(words) != 1:
+        return ""
+    word = plain_word(words[0])
+    if word in (YES, NO) or (word == NONE and NONE not in grammar.keywords):
+        return word
+    return ""

@@ -34,7 +34,7 @@ from typing import Any
 
 from moderator.core.errors import ParseError
 from moderator.core.grammar import Grammar, Lexicon, tokenize
-from moderator.core.human import NO, YES, OrderWords, YesNo, looks_like_order, plain_word
+from moderator.core.human import OrderWords, YesNo, looks_like_order, yes_no_word
 
 ASK = "ASK"
 
@@ -324,8 +324,8 @@ def parse_body(lines: Sequence[tuple[int, str]], grammar: Grammar, lexicon: Lexi
     words = OrderWords.of(grammar, lexicon, standing_kinds)
     for line_no, raw in lines:
         text = _order_text(raw)
-        single = plain_word(text) if len(text.split()) == 1 else ""
-        if single in (YES, NO):
+        single = yes_no_word(text, grammar)
+        if single:
             body.lines.append(_yes_no_line(line_no, raw, single, yes_no or YesNo(), grammar, lexicon, body))
         elif not looks_like_order(raw, words):
             body.lines.append(LineResult(line_no, raw, note="not an order, ignored", ignored=True))

@@ -14,7 +14,7 @@ from sqlmodel import Session
 
 from moderator.clock import Clock
 from moderator.core.errors import ParseError
-from moderator.core.human import NO, YES, YesNo, closest_answer, kinds_of_line, plain_word, yes_no_answers
+from moderator.core.human import YesNo, closest_answer, kinds_of_line, yes_no_answers, yes_no_word
 from moderator.core.plans import ParsedBody, Plan, ScriptLine, parse_body
 from moderator.core.runner import Runner
 from moderator.mail.compose import make_message_id
@@ -316,7 +316,7 @@ def read_orders(table: Table, seat: Seat, envelope: Envelope) -> ParsedBody:
     """The message's order lines, read with the seat's names; YES and NO mean what is asked now."""
     engine = table.engine
     kinds = sorted({spec.kind for spec in engine.grammar.specs})
-    yes_no = yes_no_now(table, seat) if any(plain_word(text) in (YES, NO) and len(text.split()) == 1
+    yes_no = yes_no_now(table, seat) if any(yes_no_word(text.strip().rstrip(".!"), engine.grammar)
                                             for _, text in envelope.order_lines) else None
     body = parse_body(envelope.order_lines, engine.grammar, engine.lexicon(table.state, seat.role), kinds, yes_no)
     return with_closest_answers(table, seat, body) if body.has_errors else body

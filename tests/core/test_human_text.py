@@ -84,6 +84,20 @@ def test_yes_and_no_lines_become_the_order_or_are_refused_with_why():
     assert not refused.lines[0].ok and "none is asked of you now" in (refused.lines[0].error or "")
 
 
+def test_none_alone_says_no_where_the_game_has_no_order_none():
+    """Played by hand: asked "answer with Fighter Cover? You hold no Fighter Cover card, so NONE is your
+    only answer", a person wrote "none", and it was ignored as prose."""
+    cover = yes_no_answers([("answer with Fighter Cover?", ["COVER NONE"])])
+    body = parse_body([(3, "none"), (4, "NONE.")], VMT, Lexicon(), ["cover"], cover)
+    assert [line.canonical for line in body.lines] == ["COVER NONE", "COVER NONE"]
+    assert body.lines[0].note == "NONE stands for COVER NONE"
+    refused = parse_body([(3, "None")], VMT, Lexicon(), ["cover"], YesNo())
+    assert not refused.lines[0].ok and (refused.lines[0].error or "").startswith("NONE answers a yes/no question")
+    # The Duel's reaction is the order NONE itself: read as that order, not as NO
+    duel = parse_body([(3, "NONE")], DUEL, Lexicon(), ["react"], YesNo())
+    assert duel.lines[0].ok and duel.lines[0].canonical == "NONE" and not duel.lines[0].note
+
+
 @pytest.mark.parametrize("engine", EVERY, ids=game_id)
 def test_yes_and_no_are_legal_answers_of_every_yes_no_question_a_game_asks(engine):
     """In a random game of each game, every question with a declining or a single answer (VMT's
