@@ -113,6 +113,8 @@ CONDITIONS = [
     ConditionSpec("LOST", "", "you lost the combat just fought"),
     ConditionSpec("AREA", "<area>", "the question is about that area (the combat area, the entered area)"),
     ConditionSpec("ATTACKERS", "<n>", "at least n blocks attack (in the combat being asked about)"),
+    ConditionSpec("DEFENDING", "", "you defend in the combat being asked about"),
+    ConditionSpec("ATTACKING", "", "you attack in the combat being asked about"),
     ConditionSpec("ARMOR", "", "enemy armor takes part in the combat"),
     ConditionSpec("ENEMY_CARDS", "<n>", "the enemy committed at least n cards face down"),
     ConditionSpec("COUNTERATTACKED", "", "the combat just fought was the enemy's counterattack in your phase"),
