@@ -65,6 +65,8 @@ class Step:
     #: player reads it, and whose it was ("standing": theirs, "game-standing": the game's)
     unfit: str = ""
     unfit_source: str = ""
+    #: and why its answer was refused then, in the refusal's own words ("BUNKER is played only when defending")
+    unfit_reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -316,7 +318,7 @@ class Runner:
         is left, or the next is ASK, the decision's default answers at once (module docstring: no
         timing leak).  The answer keeps the first order passed over, for the player's report."""
         state = result.state
-        unfit: tuple[str, str] = ("", "")
+        unfit: tuple[str, str, str] = ("", "", "")
         for standing, source in self._standing_for(decision, plan):
             if not self._guard_holds(state, decision, standing.guard):
                 continue
@@ -328,10 +330,10 @@ class Runner:
             try:
                 order = self._parse(state, decision, standing.answer)
                 new_state, events = self.engine.apply(state, decision.role, order, rng)
-            except OrderError:
+            except OrderError as refused:
                 rng.take_draws()
                 rng.counters = counters
-                unfit = unfit if unfit[0] else (standing.render(), source)
+                unfit = unfit if unfit[0] else (standing.render(), source, str(refused))
                 continue
             self._record(result, new_state, decision, order, source, events, rng, standing.line_no or None, unfit)
             return True
@@ -396,7 +398,7 @@ class Runner:
             yield standing, "game-standing"
 
     def _record(self, result: Advance, new_state: object, decision: Decision, order: Order, source: str,
-                events: list[Event], rng: Rng, line_no: int | None, unfit: tuple[str, str] = ("", "")) -> None:
+                events: list[Event], rng: Rng, line_no: int | None, unfit: tuple[str, str, str] = ("", "", "")) -> None:
         result.state = new_state
         result.steps.append(Step(decision.role, decision.key, decision.kind, self.engine.grammar.render(order),
                                  source, tuple(events), tuple(rng.take_draws()), line_no, decision.secret,

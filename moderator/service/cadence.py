@@ -120,13 +120,14 @@ def missed_deadline(answer: dict[str, Any]) -> bool:
 
 def answered_entry(step: Step) -> dict[str, Any]:
     """What a logged answer keeps so the owner's report can say that a standing order, the game's
-    default or a deadline answered a question in which they had a real choice."""
-    if step.source not in ANSWERED_FOR_THEM or len(step.options) < 2:
+    default or a deadline answered a question in which they had a real choice, or in which a standing
+    order of theirs could not be used (else that order would seem to have been skipped in silence)."""
+    if step.source not in ANSWERED_FOR_THEM or (len(step.options) < 2 and not step.unfit):
         return {}
     others = [option for option in step.options if option != step.text][:OTHER_OPTIONS]
     entry: dict[str, Any] = {"prompt": step.prompt, "choices": len(step.options), "others": others}
     if step.unfit:  # the default answered because this standing order did not fit (core/runner.py)
-        entry.update(unfit=step.unfit, unfit_source=step.unfit_source)
+        entry.update(unfit=step.unfit, unfit_source=step.unfit_source, unfit_reason=step.unfit_reason)
     return entry
 
 

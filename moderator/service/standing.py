@@ -89,9 +89,11 @@ def answered_line(answered: Mapping[str, Any]) -> str:
     answer was not legal then, the line says so and names that order: no deadline passed (core/runner.py)."""
     text, prompt, others, choices = answered["text"], answered["prompt"], answered["others"], answered["choices"]
     who = answered_by(answered["source"], text, answered.get("unfit", ""), answered.get("unfit_source", ""),
-                      answered.get("deadline", False))
+                      answered.get("deadline", False), answered.get("unfit_reason", ""))
     listed = " | ".join(group_options(others))
     question = question_head(prompt)
+    if not others:  # listed only because a standing order could not be used: there was no choice
+        return f"{who} answered: {question} (the only legal answer)."
     if choices - 1 > len(others):
         # The question is past, so OPTIONS cannot show the rest; no total either: where the options are a
         # sample of the legal answers (Narva's moves, Engine.answers) it would undercount them.
@@ -99,16 +101,18 @@ def answered_line(answered: Mapping[str, Any]) -> str:
     return f"{who} answered: {question} (you could have answered {listed})."
 
 
-def answered_by(source: str, text: str, unfit: str, unfit_source: str, deadline: bool) -> str:
+def answered_by(source: str, text: str, unfit: str, unfit_source: str, deadline: bool, unfit_reason: str = "") -> str:
     """Who answered: the player's standing order, the game's, or the game's default, and why; when a
-    standing order was passed over because its answer was not legal then, that order first."""
+    standing order was passed over because its answer was not legal then, that order first, with the
+    refusal's reason when the log kept it (answers logged before it did have none)."""
     if deadline:
         return f"The deadline passed: the default {text}"
     if unfit:
         whose = "Your standing order" if unfit_source == "standing" else "The game's standing default"
         answer = {"standing": "your standing order", "game-standing": "the game's standing default"}.get(
             source, "the game's default")
-        return f"{whose} {unfit} was not legal for this question, so {answer} {text}"
+        why = f" ({unfit_reason})" if unfit_reason else ""
+        return f"{whose} {unfit} was not legal for this question{why}, so {answer} {text}"
     if source == "standing":
         return f"Your standing order {text}"
     if source == "game-standing":

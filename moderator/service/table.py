@@ -141,15 +141,16 @@ class Table:
 
     def answered_since(self, after: int, role: str) -> list[dict[str, Any]]:
         """The answers a standing order, the game's default or a deadline gave for `role` after entry
-        `after` to questions in which the player had a real choice (for that role's report only)."""
+        `after` to questions in which the player had a real choice or a standing order of theirs could not be
+        used (for that role's report only)."""
         answered = []
         for _seq, entry_role, payload in self._unflushed_log(after, ("answer",), with_role=True):
             raw = json.loads(payload)
-            if entry_role == role and raw.get("choices", 0) > 1:
+            if entry_role == role and (raw.get("choices", 0) > 1 or raw.get("unfit")):
                 entry = {key: raw[key] for key in ("source", "text", "prompt", "others", "choices")}
                 # Only when set, so that a report's logged payload (and so the log's hashes) keeps its
                 # old form when no standing order failed to fit.
-                entry.update({key: raw[key] for key in ("unfit", "unfit_source") if raw.get(key)})
+                entry.update({key: raw[key] for key in ("unfit", "unfit_source", "unfit_reason") if raw.get(key)})
                 if (raw.get("events") or [{}])[0].get("kind") == "core.defaulted":
                     entry["deadline"] = True
                 answered.append(entry)

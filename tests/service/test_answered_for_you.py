@@ -8,6 +8,8 @@ then what answered, and the other answers that were open.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from moderator.service.standing import answered_line
@@ -52,8 +54,10 @@ def test_a_standing_order_that_did_not_fit_is_named_not_a_deadline(unfit):
     _, weak, report = unfit
     assert "ANSWERED FOR YOU" in report
     said = report[report.index("ANSWERED FOR YOU"):]
-    assert (f"- Your standing order STANDING REACT: COUNTER {weak} was not legal for this question, so the "
-            f"game's standing default NONE answered: Counter the attack") in said
+    # with the refusal's reason, so the player knows why (the VMT hand play, D6)
+    assert re.search(rf"- Your standing order STANDING REACT: COUNTER {weak} was not legal for this question "
+                     rf"\({weak} has value \d; a counter needs 4 or more\), so the game's standing default NONE "
+                     rf"answered: Counter the attack", said)
     assert "you could have answered COUNTER" in said
     assert "The deadline passed" not in report
 
@@ -131,8 +135,9 @@ def test_the_player_s_own_unconditional_order_answers_after_an_if_order_that_was
     outcome = seated.send("south", f"COMMIT {third}\n")
     report = flat(text_of([r for r in outcome.replies if r.recipient == seated.addresses["south"]
                            and r.kind == "report"][-1].raw))
-    assert (f"- Your standing order STANDING REACT IF HP_BELOW 99: COUNTER {weak} was not legal for this question, "
-            f"so your standing order NONE answered: Counter the attack") in report
+    assert re.search(rf"- Your standing order STANDING REACT IF HP_BELOW 99: COUNTER {weak} was not legal for this "
+                     rf"question \({weak} has value \d; a counter needs 4 or more\), so your standing order NONE "
+                     rf"answered: Counter the attack", report)
     said = report[report.index("ANSWERED FOR YOU"):report.index("WHAT HAPPENED")]
     assert "the game's default" not in said and "did not fit" not in said
     with app.db.session() as session:
@@ -148,3 +153,29 @@ def test_answers_beyond_those_kept_are_said_to_be_among_others_without_a_total()
     line = answered_line(entry)
     assert "you could have answered, among others, MOVE 109/381 TO 2121|2122|2123|2124|2125|2126" in line
     assert "answers were open" not in line and "11" not in line
+
+
+def test_a_standing_order_not_legal_where_the_default_was_the_only_answer_is_still_reported(app):
+    """The VMT hand play (D6): as attacker 'STANDING support IF HOLD BUNKER: SUPPORT BUNKER' did not fit
+    (a Bunker defends only), SUPPORT NONE was the only legal answer, and such answers were left out of
+    ANSWERED FOR YOU: the order seemed skipped in silence.  Here south's only strong card is committed,
+    so NONE is the only answer to the reaction window that south's standing COUNTER names a weak card for."""
+    for _ in range(60):
+        seated = seat_duel(app)
+        state = seated.state()
+        hand, values = state["hands"]["south"], state["cards"]
+        strong = [c for c in hand if values[c] >= 4]
+        weak = [c for c in hand if values[c] < 4]
+        if len(strong) == 1 and weak:
+            break
+    else:
+        raise AssertionError("no game dealt south one strong card and a weak one")
+    seated.send("south", f"STANDING react: COUNTER {weak[0]}\n")
+    seated.send("north", f"ATTACK\nCOMMIT {seated.state()['hands']['north'][0]}\n")
+    outcome = seated.send("south", f"COMMIT {strong[0]}\n")
+    report = flat(text_of([r for r in outcome.replies if r.recipient == seated.addresses["south"]
+                           and r.kind == "report"][-1].raw))
+    said = report[report.index("ANSWERED FOR YOU"):report.index("WHAT HAPPENED")]
+    assert re.search(rf"- Your standing order STANDING REACT: COUNTER {weak[0]} was not legal for this question "
+                     rf"\({weak[0]} has value \d; a counter needs 4 or more\), so the game's standing default NONE "
+                     rf"answered: Counter the attack [^?]*\? \(the only legal answer\)\.", said), said

@@ -154,15 +154,15 @@ class Activation:
         if frame["stage"] == "coordinate":
             options = coordinate_options(board, frame)
             return [ask(frame, side, "coordinate",
-                        f"Coordinated Assault (L190): add a division stacked with division(s) "
+                        f"Coordinated Assault: add a division stacked with division(s) "
                         f"{', '.join(frame['divisions'])} by playing another card, or NONE.",
                         ["COORDINATE NONE"] + options, "COORDINATE NONE", deadline=deadline, interrupts=interrupts)]
         if frame["stage"] == "assets":
             options = asset_options(board, frame)
             return [ask(frame, side, "assets",
                         "Place up to one Armor and one Pioneer from your pool with your blocks, before moving "
-                        "(L178, L435).", ["ASSETS NONE"] + options, "ASSETS NONE", deadline=deadline,
-                        interrupts=interrupts)]
+                        "(rulebook: Counters and Markers).", ["ASSETS NONE"] + options, "ASSETS NONE",
+                        deadline=deadline, interrupts=interrupts)]
         if frame["stage"] == "moves" and frame["fight"] is None:
             options = move_options(board, frame)
             what = "Redeployment" if frame["move_kind"] == "redeploy" else "Activation"
@@ -244,10 +244,11 @@ def coordinate(board: Board, frame: ActivationFrame, order: Order) -> None:
     division = str(order.get("division"))
     if f"COORDINATE {division}" not in [o.split(" USING")[0] for o in coordinate_options(board, frame)]:
         raise IllegalOrder(f"division {division} cannot join this Coordinated Assault: it needs blocks stacked "
-                           f"with every activated division, another card, and at most 3 divisions (L190)")
+                           f"with every activated division, another card, and at most 3 divisions "
+                           f"(rulebook: Coordinated Assault)")
     card = "counterattack" if (order.get("using") or frame["reaction"]) else "assault"
     if frame["reaction"] and card != "counterattack":
-        raise IllegalOrder("a reactive Counterattack coordinates only with another Counterattack (ruling R-CA)")
+        raise IllegalOrder("a reactive Counterattack coordinates only with another Counterattack")
     card_id = board.take_from_hand(side, card)
     board.discard(side, card_id)
     added = [b for b in division_activation(board, side, division) if b not in frame["blocks"]]
@@ -274,9 +275,9 @@ def place_assets(board: Board, frame: ActivationFrame, order: Order) -> None:
         if board.asset_kind(asset_id) != word:
             raise IllegalOrder(f"{asset_id} is not a{'n armor' if word == 'armor' else ' pioneer'} counter")
         if not board.blocks_in(area, side):
-            raise IllegalOrder(f"an asset goes with your blocks, and you have none in {area} (L228)")
+            raise IllegalOrder(f"an asset goes with your blocks, and you have none in {area}")
         if board.asset_of_kind_in(area, side, word) is not None:
-            raise IllegalOrder(f"{area} already has your {word} counter: one of each type per area (L234)")
+            raise IllegalOrder(f"{area} already has your {word} counter: one of each type per area")
         asset.update({"status": "map", "area": area})
         placed.append((asset_id, area))
     if not placed:
@@ -380,7 +381,7 @@ def _plan_move(board: Board, frame: ActivationFrame, blocks: list[str], to: str,
     _check_assets_may_enter(board, frame["side"], assets, steps, to)
     if not attack and not battery_attack and \
             len(board.blocks_in(to, frame["side"])) + len(blocks) > board.scenario.meta.stacking:
-        raise IllegalOrder(f"{to} would hold more than {board.scenario.meta.stacking} of your blocks (L95)")
+        raise IllegalOrder(f"{to} would hold more than {board.scenario.meta.stacking} of your blocks (stacking limit)")
     if attack and frame["mode"] == "group" and frame["pending"]:
         raise IllegalOrder("finish the combat already started first")
     return MovePlan(origin, steps, attack, battery_attack, assets)
@@ -414,7 +415,7 @@ def _crossings(board: Board, frame: ActivationFrame, blocks: list[str], path: li
     reach = REDEPLOY_RANGE if redeploy else (2 if all(board.is_two_area_mover(b) for b in blocks) else 1)
     if len(path) - 1 > reach:
         if not redeploy and len(path) - 1 == 2:
-            raise IllegalOrder("only two-area movers may move two areas with an Assault (L194)")
+            raise IllegalOrder("only two-area movers may move two areas with an Assault")
         raise IllegalOrder(f"too far: {len(path) - 1} areas, at most {reach}")
     steps = [(a, b, crossing(board, a, b)) for a, b in itertools.pairwise(path)]
     for index, (_a, b, kind) in enumerate(steps):
@@ -425,15 +426,15 @@ def _crossings(board: Board, frame: ActivationFrame, blocks: list[str], path: li
         if not last and _unguarded_battery(board, side, b) and not redeploy:
             raise IllegalOrder(f"entering {b} attacks its battery: movement stops there")
         if redeploy and occupied:
-            raise IllegalOrder(f"a Redeployment never enters an enemy-occupied area ({b}) (L461)")
+            raise IllegalOrder(f"a Redeployment never enters an enemy-occupied area ({b})")
         if not _can_enter_empty(board, side, b, redeploy):
             raise IllegalOrder(f"Axis blocks cannot enter {b}, an empty area with an undestroyed battery, "
-                               f"by Redeployment (L332)")
+                               f"by Redeployment (rulebook: Battery)")
         if kind == "ferry" and last and occupied and side == "soviet":
-            raise IllegalOrder("only Axis blocks may attack across a ferry arrow (L380)")
+            raise IllegalOrder("only Axis blocks may attack across a ferry arrow (rulebook: Ferry)")
         if kind == "river" and last and occupied and side == "soviet" \
                 and board.options.get("soviet_river_attack") == "forbidden":
-            raise IllegalOrder("Soviet blocks may not attack across a river (L282, ruling R-RIVER, option "
+            raise IllegalOrder("Soviet blocks may not attack across a river (game option "
                                "soviet_river_attack=forbidden)")
     return steps
 
@@ -448,7 +449,7 @@ def _attacks(board: Board, frame: ActivationFrame, blocks: list[str], to: str) -
     if attack or battery_attack:
         tired = [b for b in blocks if board.is_exhausted(b)]
         if tired:
-            raise IllegalOrder(f"{', '.join(tired)} is exhausted and cannot attack (L322)")
+            raise IllegalOrder(f"{', '.join(tired)} is exhausted and cannot attack (rulebook: Exhaustion)")
     return attack, battery_attack
 
 
@@ -463,7 +464,8 @@ def _assets_going(board: Board, frame: ActivationFrame, blocks: list[str], origi
         if asset is None or asset["side"] != side or asset["status"] != "map" or asset["area"] != origin:
             raise IllegalOrder(f"{asset_id} is not with your blocks in {origin}")
         if frame["asset_start"].get(asset_id) != origin or asset_id in frame["assets_moved"]:
-            raise IllegalOrder(f"{asset_id} did not begin this activation in {origin}: no pick-up (L230)")
+            raise IllegalOrder(f"{asset_id} did not begin this activation in {origin}: an asset moves only with "
+                               f"the blocks it began with")
     staying = [b for b in board.blocks_in(origin, side) if b not in blocks]
     if not staying:
         for asset_id in board.assets_in(origin, side):
@@ -477,13 +479,13 @@ def _check_assets_may_enter(board: Board, side: str, assets: list[str], steps: l
     """No armor across a ferry (L254); one Armor and one Pioneer per area (L234)."""
     for asset_id in assets:
         if board.asset_kind(asset_id) == "armor" and any(k == "ferry" for _, _, k in steps):
-            raise IllegalOrder(f"{asset_id} is armor and cannot use a ferry arrow (L254)")
+            raise IllegalOrder(f"{asset_id} is armor and cannot use a ferry arrow (rulebook: Armor)")
         kind = board.asset_kind(asset_id)
         if sum(1 for a in assets if board.asset_kind(a) == kind) > 1:
-            raise IllegalOrder(f"only one {kind} counter may go to one area (L234)")
+            raise IllegalOrder(f"only one {kind} counter may go to one area")
         already = board.asset_of_kind_in(to, side, kind)
         if already is not None:
-            raise IllegalOrder(f"{to} already has your {kind} counter {already} (L234)")
+            raise IllegalOrder(f"{to} already has your {kind} counter {already}: one of each type per area")
 
 
 def _unguarded_battery(board: Board, side: str, area: str) -> bool:
@@ -625,7 +627,7 @@ def storm(board: Board, frame: ActivationFrame, area: str) -> None:
     if not _unguarded_battery(board, side, area):
         raise IllegalOrder(f"{area} has no undestroyed battery without Soviet blocks")
     if frame["move_kind"] != "assault":
-        raise IllegalOrder("only an Assault attacks a battery (L338)")
+        raise IllegalOrder("only an Assault attacks a battery")
     attackers = [b for b in frame["blocks"] if board.is_in(b, area)
                  and b not in frame["moved"] and not board.is_exhausted(b)]
     if not attackers:

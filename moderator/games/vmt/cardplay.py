@@ -79,7 +79,7 @@ def play_card(board: Board, frame: PhaseFrame, order: Order) -> None:
         card = str(order.get("card", "")).lower()
         if order.form != "play" or card not in BOMBARDMENT_CARDS:
             raise IllegalOrder("in the Initial Bombardment only Air Strike, Heavy and Superheavy Artillery "
-                               "may be played (L128)")
+                               "may be played")
     if side == "soviet":
         frame["air_window"] = True  # the Axis may react between Soviet cards (ruling R-AIR)
     if order.form in ("assault_group", "assault_division"):

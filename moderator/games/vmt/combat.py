@@ -159,7 +159,7 @@ class Combat:
         if stage == "keep":
             return [ask(frame, attacker, "keep",
                         f"You won {frame['area']} with more than 3 blocks: keep at most 3; the rest go home "
-                        f"(not a retreat, L190).", ["KEEP AUTO"], "KEEP AUTO", deadline="reaction")]
+                        f"(not a retreat).", ["KEEP AUTO"], "KEEP AUTO", deadline="reaction")]
         return []
 
     def legal(self, board: Board, frame: CombatFrame, decision: Decision) -> list[Order]:
@@ -256,14 +256,14 @@ def check_support(board: Board, frame: CombatFrame, side: str, cards: list[str])
         if card in DEFENCE_ONLY and attacking:
             raise IllegalOrder(f"{card.upper()} is played only when defending")
     if cards.count("88mm") > 1:
-        raise IllegalOrder("at most one 88mm card per combat (L501)")
+        raise IllegalOrder("at most one 88mm card per combat")
     for marker in ("minefield", "bunker"):
         if cards.count(marker) > 1:
-            raise IllegalOrder(f"at most one {marker.upper()} card per combat (L513, L517)")
+            raise IllegalOrder(f"at most one {marker.upper()} card per combat")
         if marker in cards and board.marker(frame["area"], marker):
-            raise IllegalOrder(f"{frame['area']} already has a {marker} marker (L513, L517)")
+            raise IllegalOrder(f"{frame['area']} already has a {marker} marker")
     if cards.count("axis_field_artillery") > 1 and _romanians_involved(board, frame):
-        raise IllegalOrder("with Romanian blocks in the combat, at most one Field Artillery card (L489)")
+        raise IllegalOrder("with Romanian blocks in the combat, at most one Field Artillery card")
 
 
 def _romanians_involved(board: Board, frame: CombatFrame) -> bool:
@@ -565,9 +565,9 @@ def check_hits(board: Board, frame: CombatFrame, side: str, order: list[str]) ->
     # strongest block may take either a 6 or the first ordinary hit (ruling R-WIN).
     first = order[:distinct + 1] if distinct else order[:1]
     if not any(board.sp(b) == strongest for b in first):
-        raise IllegalOrder(f"the first hit must go to a block with the most SP ({strongest}) (L312)")
+        raise IllegalOrder(f"the first hit must go to a block with the most SP ({strongest})")
     if len(set(order[:distinct])) != distinct:
-        raise IllegalOrder(f"the first {distinct} block(s) you name take the 6s and must be different blocks (L320)")
+        raise IllegalOrder(f"the first {distinct} block(s) you name take the 6s and must be different blocks")
 
 
 def allocate(board: Board, frame: CombatFrame, side: str, order: Order) -> None:

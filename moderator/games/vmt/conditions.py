@@ -37,6 +37,10 @@ def evaluate(name: str, view: Mapping[str, Any], decision: Decision, args: Seque
         return area is not None and area.upper() in {a.upper() for a in args}
     if name == "ATTACKERS":
         return context.get("attackers", 0) >= _number(args, name)
+    if name in ("DEFENDING", "ATTACKING"):
+        # Who attacks is who moved in (L214); Bunker and Minefield defend only, Goliath and 88mm attack only
+        # (L495-517): a standing support order must be able to tell which side of the combat its owner is on.
+        return context.get("role") == ("defender" if name == "DEFENDING" else "attacker")
     if name == "ARMOR":
         armor = context.get("armor", {})
         return any(present for s, present in armor.items() if s != side)

@@ -30,22 +30,20 @@ OPTIONS = [
     OptionSpec("setup", "historical", ("historical", "free"),
                "historical set-up (reconstructed Playbook) or a secret free set-up filed by both sides"),
     OptionSpec("tie_winner", "attacker", ("attacker", "defender"),
-               "who wins a combat with equal hits when no trench decides it (ruling R-WIN)"),
+               "who wins a combat with equal hits when no trench decides it"),
     OptionSpec("minefield_effect", "cancel_hit", ("cancel_hit", "extra_die", "none"),
-               "what a Minefield marker does for a Soviet defender (ruling R-MINES)"),
+               "what a Minefield marker does for a Soviet defender"),
     OptionSpec("field_of_fire", "adjacent_enemy", ("adjacent_enemy", "enemy_controlled"),
-               "which retreats count as 'into an enemy field of fire' (ruling R-FIRE)"),
+               "which retreats count as 'into an enemy field of fire'"),
     OptionSpec("retreat_into", "friendly", ("friendly", "friendly_or_empty"),
-               "may a loser retreat into empty enemy-controlled areas (at +1 loss)? (ruling R-RETREAT)"),
+               "may a loser retreat into empty enemy-controlled areas (at +1 loss)?"),
     OptionSpec("battery_retreat", "with_axis_blocks", ("with_axis_blocks", "never"),
-               "may a beaten Axis group retreat into an undestroyed battery area that holds Axis blocks? "
-               "(L332, ruling R-RETREAT)"),
+               "may a beaten Axis group retreat into an undestroyed battery area that holds Axis blocks?"),
     OptionSpec("soviet_river_attack", "penalty", ("penalty", "forbidden", "no_penalty"),
-               "Soviet attacks across a river: one die less like the Axis, not allowed, or no effect (L282, "
-               "ruling R-RIVER)"),
+               "Soviet attacks across a river: one die less like the Axis, not allowed, or no effect"),
     OptionSpec("pioneer_roll", "acted", ("acted", "always"),
-               "which pioneers roll for self-loss after a combat (ruling R-PIONEER)"),
-    OptionSpec("initial_bombardment", True, (True, False), "play the Initial Bombardment (L122-136)"),
+               "which pioneers roll for self-loss after a combat"),
+    OptionSpec("initial_bombardment", True, (True, False), "play the Initial Bombardment"),
 ]
 
 STANDING = [

@@ -32,11 +32,11 @@ ORDER_CARDS = {"heavy_artillery", "superheavy_artillery", "air_strike", "soviet_
 COASTAL_RANGE = 3  # L477
 #: What each Order card fired at an area needs there, told when a target is refused.
 TARGET_RULES = {
-    "heavy_artillery": "a Soviet-occupied area (L465)",
-    "superheavy_artillery": "an area with an undestroyed Soviet battery (L471)",
+    "heavy_artillery": "a Soviet-occupied area",
+    "superheavy_artillery": "an area with an undestroyed Soviet battery",
     "soviet_coastal_artillery": "an Axis-occupied area within 3 areas of an undestroyed battery, ferry arrows "
-                                "counting (L477)",
-    "soviet_field_artillery": "an Axis-occupied area (L483)",
+                                "counting",
+    "soviet_field_artillery": "an Axis-occupied area",
 }
 
 
@@ -118,7 +118,7 @@ def play_order(board: Board, side: str, order: Order) -> None:
         return
     if card == "fighter_cover":
         if not soviet_has_airbase(board):
-            raise IllegalOrder("Fighter Cover needs a Soviet-controlled airbase (L394, L449)")
+            raise IllegalOrder("Fighter Cover needs a Soviet-controlled airbase")
         if target is None or not board.marker(target, "interdiction"):
             raise IllegalOrder("name an area with an Axis Interdiction marker")
         card_id = board.take_from_hand(side, card)
@@ -211,7 +211,7 @@ def check_strike(board: Board, mode: str, target: str | None, removing: Value = 
         on_map = board.markers_on_map("interdiction")
         if mode != "INTERDICT" or len(on_map) < board.marker_limit("interdiction") or str(removing) not in on_map:
             raise IllegalOrder(f"REMOVING relocates one of the Interdiction markers when all "
-                               f"{board.marker_limit('interdiction')} are on the map (L457); on the map now: "
+                               f"{board.marker_limit('interdiction')} are on the map; on the map now: "
                                f"{', '.join(on_map) or 'none'}")
     return target
 
@@ -248,7 +248,7 @@ class Strike:
         if decision.kind == "cover":
             if order.form == "play":
                 if not soviet_has_airbase(board):
-                    raise IllegalOrder("Fighter Cover needs a Soviet-controlled airbase (L449)")
+                    raise IllegalOrder("Fighter Cover needs a Soviet-controlled airbase")
                 frame["cover"] = board.take_from_hand("soviet", "fighter_cover")
                 board.emit("card_played", side="soviet", card="fighter_cover", mode="reaction",
                            area=frame["target"], divisions=[], reaction=True, blocks=0)
@@ -384,7 +384,7 @@ def no_card_note(board: Board, side: str, card: str) -> str:
         return ""
     name = card.replace("_", " ").title()
     return (f" You hold no {name} card, so NONE is your only answer; this window is asked whatever you hold, "
-            f"so that the time it takes tells your opponent nothing (ruling R-WINDOW).")
+            f"so that the time it takes tells your opponent nothing.")
 
 
 def air_options(board: Board, area: str | None, attack: bool) -> list[str]:
@@ -413,7 +413,7 @@ def apply_air(board: Board, order: Order, entering: list[str] | None = None, are
         raise IllegalOrder(f"this window is about {area}: strike or interdict there, or NONE")
     if area is not None and mode == "ATTACK" and not attack:
         raise IllegalOrder(f"the Soviet blocks entering {area} do not attack an Axis-held area, so only an "
-                           f"Interdiction can be placed there now (L455, ruling R-AIR)")
+                           f"Interdiction can be placed there now")
     check_strike(board, mode, target, order.get("removing"))
     card_id = board.take_from_hand("axis", "air_strike")
     board.emit("card_played", side="axis", card="air_strike", mode=mode.lower(), area=target, divisions=[],
@@ -436,7 +436,7 @@ class Window:
                         interrupts="soviet", context={"area": frame["area"]})]
         side = frame["side"]
         return [ask(frame, side, "counterattack",
-                    f"The combat in {frame['area']} is over: counterattack now (Reaction, L439)?"
+                    f"The combat in {frame['area']} is over: counterattack now with a Counterattack card (a Reaction)?"
                     + no_card_note(board, side, "counterattack"),
                     counterattack_options(board, side), "COUNTERATTACK NONE", deadline="reaction",
                     interrupts=enemy(side), context={"area": frame["area"], "winner": frame["winner"],

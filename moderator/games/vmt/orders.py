@@ -80,12 +80,12 @@ SPECS = [
               ("HITS 50/121 24/32",)),
     OrderSpec("retreat", "auto", "RETREAT AUTO",
               "Retreat as a careful player would: as many blocks as can, with the fewest losses, split over "
-              "several areas when no one area has room for all (ruling R-RETREAT)."),
+              "several areas when no one area has room for all."),
     OrderSpec("retreat", "to",
               "RETREAT [<blocks:block...>] TO <to:area> [AND <blocks2:block...> TO <to2:area>] "
               "[AND <blocks3:block...> TO <to3:area>] [LOSSES <losses:block...>]",
               "Retreat blocks (all remaining if none named) to an area, or split them with AND, each group to "
-              "its own area (L206; extra losses are per group, Armor and Pioneer go with the first group); "
+              "its own area (extra losses are per group, Armor and Pioneer go with the first group); "
               "LOSSES names who takes the extra losses.",
               ("RETREAT TO A12", "RETREAT Perekop TO A12 AND 25/54 TO A06")),
     OrderSpec("keep", "auto", "KEEP AUTO", "After an over-stacked victory, keep the 3 strongest; the rest go home."),
@@ -113,6 +113,8 @@ CONDITIONS = [
     ConditionSpec("LOST", "", "you lost the combat just fought"),
     ConditionSpec("AREA", "<area>", "the question is about that area (the combat area, the entered area)"),
     ConditionSpec("ATTACKERS", "<n>", "at least n blocks attack (in the combat being asked about)"),
+    ConditionSpec("DEFENDING", "", "you defend in the combat being asked about"),
+    ConditionSpec("ATTACKING", "", "you attack in the combat being asked about"),
     ConditionSpec("ARMOR", "", "enemy armor takes part in the combat"),
     ConditionSpec("ENEMY_CARDS", "<n>", "the enemy committed at least n cards face down"),
     ConditionSpec("COUNTERATTACKED", "", "the combat just fought was the enemy's counterattack in your phase"),

@@ -52,20 +52,20 @@ def held_for_retreat(board: Board, area: str, side: str) -> bool:
 def why_not_destination(board: Board, area: str, destination: str, side: str) -> str:
     """Why `legal_destinations` leaves `destination` out, with the rule, as a player is told it."""
     if destination not in board.geo.neighbours(area, include_ferry=True):
-        return f"it is neither adjacent to {area} nor linked to it by a ferry arrow (ruling R-RETREAT)"
+        return f"it is neither adjacent to {area} nor linked to it by a ferry arrow"
     reasons = []
     if board.is_enemy_occupied(destination, side):
-        reasons.append("it holds enemy blocks (ruling R-RETREAT)")
+        reasons.append("it holds enemy blocks")
     battery = side == "axis" and board.has_battery(destination)
     if not held_for_retreat(board, destination, side) and board.options.get("retreat_into") != "friendly_or_empty" \
             and not battery:
-        reasons.append("your side does not control it (L392, ruling R-RETREAT)")
+        reasons.append("your side does not control it")
     if battery and not board.blocks_in(destination, side):
-        reasons.append("Axis blocks never retreat into an empty area with an undestroyed battery (L332)")
+        reasons.append("Axis blocks never retreat into an empty area with an undestroyed battery")
     elif battery and board.options.get("battery_retreat") == "never":
-        reasons.append("Axis blocks never retreat into an area with an undestroyed battery (L332, option "
+        reasons.append("Axis blocks never retreat into an area with an undestroyed battery (game option "
                        "battery_retreat=never)")
-    return "; ".join(reasons) or "ruling R-RETREAT"
+    return "; ".join(reasons) or "it is not open to this retreat"
 
 
 def penalties(board: Board, origin: str, destination: str, side: str) -> list[str]:
@@ -344,7 +344,7 @@ def move_group(board: Board, frame: CombatFrame, group: list[str], origin: str, 
         if ferry and board.asset_kind(asset_id) == "armor":
             board.asset(asset_id)["area"] = None
             board.asset(asset_id)["status"] = "eliminated"
-            board.emit("asset_eliminated", asset=asset_id, area=origin, cause="armor retreating across a ferry (L254)")
+            board.emit("asset_eliminated", asset=asset_id, area=origin, cause="armor retreating across a ferry")
             continue
         board.asset(asset_id)["area"] = destination
     resolve_duplicate_assets(board, destination, side)
@@ -379,7 +379,7 @@ def resolve_duplicate_assets(board: Board, area: str, side: str) -> None:
             mine.sort(key=lambda a: (-board.asset(a)["steps"], a))
             for asset_id in mine[1:]:
                 board.asset(asset_id).update({"status": "eliminated", "area": None})
-                board.emit("asset_eliminated", asset=asset_id, area=area, cause="two of one type in an area (L234)")
+                board.emit("asset_eliminated", asset=asset_id, area=area, cause="two of one type in an area")
 
 
 def eliminate_unable(board: Board, frame: CombatFrame, blocks: list[str]) -> None:

@@ -40,7 +40,7 @@ class Phase:
         if frame["stage"] == "reinforce":
             group = axis_group_due(board)
             return [ask(frame, "axis", "reinforce",
-                        f"Reinforcements (L423): take the {group.name} ({', '.join(group.blocks)}) for "
+                        f"Reinforcements: take the {group.name} ({', '.join(group.blocks)}) for "
                         f"{group.vp_cost} VP now, before any card?", ["REINFORCE NONE", "REINFORCE NEXT"],
                         "REINFORCE NONE")]
         if frame["stage"] == "place":
@@ -107,7 +107,7 @@ def answer_card_decision(board: Board, frame: PhaseFrame, order: Order) -> None:
     """END closes the phase (or the bombardment's plays), PASS passes it (L144), any other answer plays a card."""
     if order.form == "end":
         if not frame["played"] and not frame["bombardment"]:
-            raise IllegalOrder("you have not played a card this phase: PASS instead (L144)")
+            raise IllegalOrder("you have not played a card this phase: PASS instead")
         end_phase(board, frame, passed=False)
     elif order.form == "pass":
         if frame["bombardment"]:
@@ -137,17 +137,17 @@ def end_turn(board: Board) -> None:
     """Automatic decisive victory at the end of any turn (L427); otherwise the next turn, or the end."""
     vp_areas = [a.id for a in board.scenario.map.areas if a.vp]
     if all(board.controller(a) == "axis" and not board.has_battery(a) for a in vp_areas):
-        finish(board, "axis", "automatic decisive victory: the Axis controls every VP area (L427)")
+        finish(board, "axis", "automatic decisive victory: the Axis controls every VP area")
         return
     last = len(board.scenario.meta.turns)
     board.emit("turn_end", turn=board.turn, axis_vp=board.vp("axis"), soviet_vp=board.vp("soviet"))
     if board.turn >= last:
         axis, soviet = board.vp("axis"), board.vp("soviet")
         if axis == soviet:
-            finish(board, None, f"a draw on {axis} VP each at the end of the last turn (L114, L427)")
+            finish(board, None, "equal VP at the end of the last turn")
         else:
             winner = "axis" if axis > soviet else "soviet"
-            finish(board, winner, f"more VP at the end of the last turn: Axis {axis}, Soviet {soviet} (L427)")
+            finish(board, winner, "more VP at the end of the last turn")  # the VP themselves: the result's score
         return
     board.data["turn"] += 1
     start_phase(board, "axis")
@@ -158,9 +158,9 @@ def verdict_now(board: Board) -> tuple[str | None, str]:
     (L112, L427), equal VP is a draw (L114); the Axis total is already less its reinforcement payments."""
     axis, soviet = board.vp("axis"), board.vp("soviet")
     if axis == soviet:
-        return None, f"a draw on {axis} VP each when the game stopped (L114, L429)"
+        return None, "equal VP when the game stopped"
     winner = "axis" if axis > soviet else "soviet"
-    return winner, f"more VP when the game stopped: Axis {axis}, Soviet {soviet} (L427, L429)"
+    return winner, "more VP when the game stopped"  # the VP themselves: the outcome's score
 
 
 def finish(board: Board, winner: str | None, reason: str) -> None:
@@ -256,7 +256,7 @@ def axis_group_fits(board: Board) -> bool:
 def take_axis_group(board: Board, frame: PhaseFrame) -> None:
     """The next group, in the fixed order, for its VP cost subtracted at once (L418-423, L112)."""
     if frame["played"]:
-        raise IllegalOrder("reinforcements come before any card is played (L423)")
+        raise IllegalOrder("reinforcements come before any card is played")
     group = next_axis_group(board)
     if group is None:
         raise IllegalOrder("no Axis reinforcement group is left")
@@ -270,9 +270,8 @@ def take_axis_group(board: Board, frame: PhaseFrame) -> None:
 
 #: Where each side's reinforcements arrive, told when a placement is refused.
 REINFORCEMENT_AREAS = {
-    "soviet": "a Soviet brigade arrives in an anchor area the Axis does not control, with room (L414)",
-    "axis": "Axis reinforcements arrive in a North, East or South map-edge area with room and no enemy blocks "
-            "(L423, ruling R-REINF)",
+    "soviet": "a Soviet brigade arrives in an anchor area the Axis does not control, with room",
+    "axis": "Axis reinforcements arrive in a North, East or South map-edge area with room and no enemy blocks",
 }
 
 

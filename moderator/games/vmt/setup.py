@@ -123,7 +123,7 @@ class FreeSetup:
                 raise IllegalOrder(f"{block} is not one of your blocks to set up")
             if area not in legal_setup_areas(board, frame, side, block):
                 raise IllegalOrder(f"{block} cannot start in {area}: your blocks start in areas your side controls "
-                                   f"at the start (rulebook L388), at most 3 per area (L95)")
+                                   f"at the start, at most 3 per area")
             placed[block] = area
         elif order.form == "historical":
             history = board.scenario.setup_positions()
@@ -228,7 +228,7 @@ class Bombardment:
         cards = [] if order.form == "none" else [str(c).lower() for c in order.values("cards")]
         for card_type in cards:
             if card_type in BOMBARDMENT_CARDS:
-                raise IllegalOrder(f"{card_type.upper()} may not be discarded in the Initial Bombardment (L124)")
+                raise IllegalOrder(f"{card_type.upper()} may not be discarded in the Initial Bombardment")
         taken = []
         for card_type in cards:
             taken.append(board.take_from_hand("axis", card_type))

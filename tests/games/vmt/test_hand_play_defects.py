@@ -113,7 +113,7 @@ def test_interdiction_options_list_every_area_without_a_marker_and_the_relocatio
     assert interdicted == set(pos.board.geo.areas) - {"A11"}  # A01 and A04, far from any Soviet, too
     assert not any("REMOVING" in o for o in window.options)  # one marker of two: nothing to relocate
     pos.illegal("axis", "AIRSTRIKE INTERDICT A04 REMOVING A11", because=r"REMOVING relocates one of the "
-                r"Interdiction markers when all 2 are on the map \(L457\)")
+                r"Interdiction markers when all 2 are on the map")
     pos.order("axis", "AIRSTRIKE INTERDICT A04")
     pos.top()["air_window"] = True
     (window,) = pos.pending("axis")

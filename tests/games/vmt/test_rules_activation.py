@@ -87,7 +87,7 @@ def test_ordinary_blocks_move_one_area_with_an_assault():
     pos.order("axis", "ASSAULT GROUP A01")
     pos.order("axis", "ASSETS NONE")
     pos.illegal("axis", "MOVE 24/31 TO A09 VIA A04",
-                because=r"only two-area movers may move two areas with an Assault \(L194\)")
+                because=r"only two-area movers may move two areas with an Assault")
     assert "24/31" in pos.top()["blocks"] and pos.where("24/31") == "A01"
 
 
@@ -112,7 +112,7 @@ def test_soviet_two_area_mover_moves_two_areas():
     pos.order("soviet", "MOVE 7NI TO C06 VIA C03")
     assert pos.where("7NI") == "C06"
     pos.illegal("soviet", "MOVE 8NI TO C06 VIA C03",
-                because=r"only two-area movers may move two areas with an Assault \(L194\)")
+                because=r"only two-area movers may move two areas with an Assault")
 
 
 def test_a_move_stops_in_the_first_enemy_occupied_area():
@@ -163,7 +163,7 @@ def test_a_non_attacking_move_may_not_end_over_the_stacking_limit():
     pos = axis_turn("A04: 24/31 | A09: 50/121 50/122 50/123", "assault")
     pos.order("axis", "ASSAULT GROUP A04")
     pos.order("axis", "ASSETS NONE")
-    pos.illegal("axis", "MOVE 24/31 TO A09", because=r"A09 would hold more than 3 of your blocks \(L95\)")
+    pos.illegal("axis", "MOVE 24/31 TO A09", because=r"A09 would hold more than 3 of your blocks \(stacking limit\)")
 
 
 # ---------------------------------------------------------------- Coordinated Assault
@@ -176,7 +176,7 @@ def test_coordinated_assault_needs_a_division_stacked_with_the_activated_ones():
     pos.order("axis", "ASSAULT DIVISION 24")
     pos.illegal("axis", "COORDINATE 22",
                 because=r"division 22 cannot join this Coordinated Assault: it needs blocks stacked with every "
-                        r"activated division.*\(L190\)")
+                        r"activated division.*\(rulebook: Coordinated Assault\)")
     pos.order("axis", "COORDINATE 50")
     assert pos.last("coordinated")["division"] == "50" and pos.last("coordinated")["card"] == "assault"
     assert pos.top()["divisions"] == ["24", "50"]
@@ -254,7 +254,7 @@ def test_an_asset_must_be_placed_with_a_friendly_block():
     pos = axis_turn("A04: 24/31", "assault")
     pos.order("axis", "ASSAULT GROUP A04")
     pos.illegal("axis", "ASSETS ARMOR PZ3 A01",
-                because=r"an asset goes with your blocks, and you have none in A01 \(L228\)")
+                because=r"an asset goes with your blocks, and you have none in A01")
 
 
 def test_one_armor_counter_per_area_all_axis_armor_being_one_type():
@@ -263,7 +263,7 @@ def test_one_armor_counter_per_area_all_axis_armor_being_one_type():
     pos = axis_turn("A04: 24/31", "assault").asset("STUGA", "A04")
     pos.order("axis", "ASSAULT GROUP A04")
     pos.illegal("axis", "ASSETS ARMOR PZ3 A04",
-                because=r"A04 already has your armor counter: one of each type per area \(L234\)")
+                because=r"A04 already has your armor counter: one of each type per area")
     pos.order("axis", "ASSETS PIONEER APIOA A04")  # a Pioneer is another type: allowed
     assert pos.asset_at("APIOA") == ("map", "A04", 2)
 
@@ -302,7 +302,8 @@ def test_two_armor_counters_may_not_join_in_one_attacked_area():
     pos.order("axis", "ASSAULT DIVISION 24")
     pos.order("axis", "ASSETS NONE")
     pos.order("axis", "MOVE 24/31 TO A08 WITH PZ3")
-    pos.illegal("axis", "MOVE 24/32 TO A08 WITH STUGA", because=r"A08 already has your armor counter PZ3 \(L234\)")
+    pos.illegal("axis", "MOVE 24/32 TO A08 WITH STUGA",
+                because=r"A08 already has your armor counter PZ3: one of each type per area")
 
 
 def test_an_asset_left_without_blocks_follows_the_last_blocks_out():
@@ -343,7 +344,7 @@ def test_an_asset_that_arrived_this_activation_leaves_only_with_a_later_activati
     pos.order("axis", "ASSETS NONE")
     pos.order("axis", "MOVE 24/31 TO A09 WITH PZ3")
     pos.illegal("axis", "MOVE 24/32 TO A13 WITH PZ3",
-                because=r"PZ3 did not begin this activation in A09: no pick-up \(L230\)")
+                because=r"PZ3 did not begin this activation in A09: an asset moves only with the blocks it began with")
     pos.order("axis", "DONE")
     pos.order("axis", "ASSAULT GROUP A09")
     pos.order("axis", "ASSETS NONE")
@@ -357,7 +358,8 @@ def test_armor_cannot_use_a_ferry_arrow_but_pioneers_can():
     pos = axis_turn("A10: 24/31 24/32 | C02: 3NI", "assault")
     pos.asset("PZ3", "A10").asset("APIOA", "A10")
     pos.order("axis", "ASSAULT GROUP A10")
-    pos.illegal("axis", "MOVE 24/31 TO C02 WITH PZ3", because=r"PZ3 is armor and cannot use a ferry arrow \(L254\)")
+    pos.illegal("axis", "MOVE 24/31 TO C02 WITH PZ3",
+                because=r"PZ3 is armor and cannot use a ferry arrow \(rulebook: Armor\)")
     pos.order("axis", "MOVE 24/31 TO C02 WITH APIOA")
     assert pos.top()["kind"] == "combat" and pos.asset_at("APIOA")[1] == "C02"
     assert pos.asset_at("PZ3")[1] == "A10"
@@ -369,7 +371,7 @@ def test_the_last_block_cannot_cross_a_ferry_when_armor_would_be_left_alone():
     pos = axis_turn("A10: 24/31 | C02: 3NI", "assault").asset("STUGA", "A10")
     pos.order("axis", "ASSAULT GROUP A10")
     pos.order("axis", "ASSETS NONE")
-    pos.illegal("axis", "MOVE 24/31 TO C02", because=r"STUGA is armor and cannot use a ferry arrow \(L254\)")
+    pos.illegal("axis", "MOVE 24/31 TO C02", because=r"STUGA is armor and cannot use a ferry arrow \(rulebook: Armor\)")
 
 
 def test_only_axis_blocks_attack_across_a_ferry_arrow():
@@ -377,7 +379,8 @@ def test_only_axis_blocks_attack_across_a_ferry_arrow():
     pos = soviet_turn("C02: 3NI 25/54 | A10: 24/31", "assault")
     pos.order("soviet", "ASSAULT GROUP C02")
     pos.order("soviet", "ASSETS NONE")
-    pos.illegal("soviet", "MOVE 3NI TO A10", because=r"only Axis blocks may attack across a ferry arrow \(L380\)")
+    pos.illegal("soviet", "MOVE 3NI TO A10",
+                because=r"only Axis blocks may attack across a ferry arrow \(rulebook: Ferry\)")
 
 
 # ---------------------------------------------------------------- exhausted blocks (L322)
@@ -389,8 +392,9 @@ def test_an_exhausted_block_cannot_attack_alone_or_with_others_but_may_move():
     pos = axis_turn("A04: 24/31* 24/32 | A08: 25/54", "assault")
     pos.order("axis", "ASSAULT GROUP A04")
     pos.order("axis", "ASSETS NONE")
-    pos.illegal("axis", "MOVE 24/31 TO A08", because=r"24/31 is exhausted and cannot attack \(L322\)")
-    pos.illegal("axis", "MOVE 24/31 24/32 TO A08", because=r"24/31 is exhausted and cannot attack \(L322\)")
+    pos.illegal("axis", "MOVE 24/31 TO A08", because=r"24/31 is exhausted and cannot attack \(rulebook: Exhaustion\)")
+    pos.illegal("axis", "MOVE 24/31 24/32 TO A08",
+                because=r"24/31 is exhausted and cannot attack \(rulebook: Exhaustion\)")
     pos.order("axis", "MOVE 24/31 TO A09")
     assert pos.where("24/31") == "A09" and pos.exhausted("24/31")
 

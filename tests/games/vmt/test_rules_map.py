@@ -306,11 +306,12 @@ def test_armor_cannot_cross_a_ferry_but_pioneers_can():
     pos.hand("axis", "assault")
     pos.phase("axis")
     pos.order("axis", "ASSAULT GROUP A10")  # (A10 already has both asset types: none to place)
-    pos.illegal("axis", "MOVE 50/121 TO C02 WITH PZ3", because=r"PZ3 is armor and cannot use a ferry arrow \(L254\)")
+    pos.illegal("axis", "MOVE 50/121 TO C02 WITH PZ3",
+                because=r"PZ3 is armor and cannot use a ferry arrow \(rulebook: Armor\)")
     pos.order("axis", "MOVE 50/121 TO C02 WITH APIOA")
     assert pos.state["assets"]["APIOA"]["area"] == "C02" and pos.state["assets"]["PZ3"]["area"] == "A10"
     pos.illegal("axis", "MOVE 50/122 TO C02",
-                because=r"PZ3 is armor and cannot use a ferry arrow \(L254\)")  # PZ3 would follow
+                because=r"PZ3 is armor and cannot use a ferry arrow \(rulebook: Armor\)")  # PZ3 would follow
 
 
 def test_only_axis_blocks_attack_across_a_ferry_arrow():
@@ -322,7 +323,8 @@ def test_only_axis_blocks_attack_across_a_ferry_arrow():
     pos.phase("soviet")
     pos.order("soviet", "ASSAULT GROUP C02")
     pos.order("soviet", "ASSETS NONE")
-    pos.illegal("soviet", "MOVE 7NI TO A10", because=r"only Axis blocks may attack across a ferry arrow \(L380\)")
+    pos.illegal("soviet", "MOVE 7NI TO A10",
+                because=r"only Axis blocks may attack across a ferry arrow \(rulebook: Ferry\)")
 
 
 def test_axis_attack_across_a_ferry_rolls_one_die_fewer():
