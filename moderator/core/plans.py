@@ -12,9 +12,11 @@ A player's message body, after the envelope, is read line by line into a `Plan`:
   ``STANDING <kind>: ASK``.  A seat holds a list of them for each kind: a new one is added to it,
   and replaces only the order of its kind with the same tests (an unconditional one the
   unconditional one).  They are tried with the IF orders first, in the order filed, and the
-  unconditional one last (it is the catch-all).  ``STANDING <kind> [IF <test>…]: CLEAR`` withdraws
-  the one order with those tests, ``STANDING CLEAR <kind>`` (or ``STANDING <kind> CLEAR``) every
-  order of the kind, ``STANDING CLEAR`` every standing order; then the game's defaults answer
+  unconditional one last (it is the catch-all), whenever it was filed.  ``STANDING <kind> FIRST IF
+  <test>…: <order>`` puts an IF order ahead of the kind's others; the receipt of an IF order filed
+  after others says which are tried before it and gives that line.  ``STANDING <kind> [IF <test>…]:
+  CLEAR`` withdraws the one order with those tests, ``STANDING CLEAR <kind>`` (or ``STANDING <kind>
+  CLEAR``) every order of the kind, ``STANDING CLEAR`` every standing order; then the game's defaults answer
   (``merge_standing``; the receipt says what is in force for each kind the message touched);
 * ``ON <test> [AND <test>…]: <order>`` files a *keyed order* on the seat's agenda: it answers the
   first decision of its kind, at any later moment of the current period (a game's turn), whose
@@ -84,10 +86,18 @@ class Standing:
     answer: str  # canonical order text, or ASK
     guard: tuple[Test, ...] = ()
     line_no: int = 0
+    #: written `STANDING <kind> FIRST IF …`: filed ahead of the seat's other orders of its kind.  Only the
+    #: message's line carries it (its receipt echoes it); the order filed is tried where it was put.
+    first: bool = field(default=False, compare=False)
 
     def render(self) -> str:
         guard = (" IF " + " AND ".join(t.render() for t in self.guard)) if self.guard else ""
-        return f"STANDING {self.kind.upper()}{guard}: {self.answer}"
+        first = " FIRST" if self.first else ""
+        return f"STANDING {self.kind.upper()}{first}{guard}: {self.answer}"
+
+    def written(self) -> str:
+        """The line as a player would write it (the kind in lower case, as HELP and the reports write it)."""
+        return "STANDING " + self.kind + self.render().removeprefix("STANDING " + self.kind.upper())
 
 
 @dataclass(frozen=True)
@@ -202,12 +212,18 @@ class StandingMerge:
 def merge_standing(plan: Plan, changes: Sequence[Standing | Withdraw]) -> tuple[Plan, StandingMerge]:
     """A seat's standing orders after a message's (module docstring): each change in the order
     written; a new order takes the place of the one of its kind with the same tests, or joins the
-    list; withdrawals remove what they match.  Within a kind the unconditional order goes last."""
+    list (at its end, or, written FIRST, ahead of the kind's other orders); withdrawals remove what they
+    match.  Within a kind the unconditional order goes last, whenever it was filed: it is the catch-all,
+    and tried before an IF order it would leave that order nothing to answer."""
     standing = list(plan.standing)
     kinds: list[str] = []
     replaced: list[tuple[str, str, str]] = []
     withdrawn: list[tuple[str, str]] = []
     effects: list[tuple[int, str]] = []
+    # The orders this message filed, each with its effect's index, and those written FIRST: told apart from
+    # equal orders filed before by identity (`is`), as an order re-sent equals the one it replaces.
+    placed: list[tuple[Standing, int]] = []
+    firsts: list[Standing] = []
     for change in changes:
         if isinstance(change, Withdraw):
             gone = [s for s in standing if change.matches(s)]
@@ -218,19 +234,57 @@ def merge_standing(plan: Plan, changes: Sequence[Standing | Withdraw]) -> tuple[
                             if gone else "you had no such standing order"))
             continue
         kinds.append(change.kind)
-        same = [s for s in standing if s.kind == change.kind and same_tests(s.guard, change.guard)]
-        old = [s.render() for s in same if s.render() != change.render()]
-        replaced += [(change.kind, text, change.render()) for text in old]
+        order = replace(change, first=False)  # FIRST says where to put it; the order filed is the same order
+        same = [s for s in standing if s.kind == order.kind and same_tests(s.guard, order.guard)]
+        old = [s.render() for s in same if s.render() != order.render()]
+        replaced += [(order.kind, text, order.render()) for text in old]
+        placed.append((order, len(effects)))
         effects.append((change.line_no, f"in force from now on, in place of {' / '.join(old)}" if old else
                         "in force already" if same else "in force from now on"))
-        if same:
-            standing[standing.index(same[0])] = change
+        if change.first and change.guard:  # it goes to the end, then ahead with the others written FIRST
+            firsts.append(order)
+            standing = [s for s in standing if s not in same]
+            standing.append(order)
+        elif same:
+            standing[standing.index(same[0])] = order
             standing = [s for s in standing if s not in same[1:]]
         else:
-            standing.append(change)
-    standing.sort(key=lambda s: not s.guard)  # stable: the IF orders in the order filed, the catch-all last
+            standing.append(order)
+    # Stable: the catch-all of each kind last; the orders written FIRST ahead of the kind's others, in the
+    # order written; the rest of the IF orders in the order filed.
+    standing.sort(key=lambda s: (not s.guard, not _among(s, firsts)))
+    filed_now = [order for order, _ in placed]
+    for order, at in placed:
+        if _among(order, standing):
+            line_no, said = effects[at]
+            effects[at] = (line_no, said + _place_note(order, standing, _among(order, firsts), filed_now))
     merged = StandingMerge(tuple(dict.fromkeys(kinds)), tuple(replaced), tuple(withdrawn), tuple(effects))
     return replace(plan, standing=standing), merged
+
+
+def _among(order: Standing, orders: Sequence[Standing]) -> bool:
+    """Whether this very order (not an equal one) is in `orders`."""
+    return any(other is order for other in orders)
+
+
+def _place_note(order: Standing, standing: Sequence[Standing], first: bool, filed_now: Sequence[Standing]) -> str:
+    """Where a newly filed IF order is tried among its kind's (hand-played VMT, D12: a new order, put after one
+    filed earlier that answers whenever both hold, could never be used and nobody said so).  The orders of
+    the same message are not named: the player wrote them in the order they are tried."""
+    if not order.guard:
+        return ""
+    if first:
+        return f"; tried first of your {order.kind} orders"
+    ahead = [s for s in standing[:next(i for i, s in enumerate(standing) if s is order)]
+             if s.kind == order.kind and s.guard and not _among(s, filed_now)]
+    if not ahead:
+        return ""
+    # Several are counted, not named: the receipt lists the kind's orders in the order tried under the
+    # lines, and naming them on each of three new lines made S35's receipt a page long.
+    which = (f"{ahead[0].render()}, filed before, which answers instead whenever its tests hold too"
+             if len(ahead) == 1 else f"the {len(ahead)} {order.kind} orders with IF filed before it (listed "
+             f"below), any of which answers instead when its tests hold too")
+    return f"; tried after {which} (to try this one first, send {replace(order, first=True).written()})"
 
 
 @dataclass(frozen=True)
@@ -409,7 +463,7 @@ def _parse_standing(line_no: int, raw: str, text: str, grammar: Grammar, lexicon
 
 def _standing_order(line_no: int, rest: str, grammar: Grammar, lexicon: Lexicon,
                     kinds: dict[str, str]) -> Standing | Withdraw:
-    """`<kind> [IF <test>…]: <order>|ASK|CLEAR` (what follows STANDING)."""
+    """`<kind> [FIRST] [IF <test>…]: <order>|ASK|CLEAR` (what follows STANDING)."""
     if ":" not in rest:
         raise ParseError("a standing order reads 'STANDING <kind> [IF <test>]: <order>|ASK|CLEAR'")
     head_part, _, answer = rest.partition(":")
@@ -417,21 +471,29 @@ def _standing_order(line_no: int, rest: str, grammar: Grammar, lexicon: Lexicon,
     if not head_tokens:
         raise ParseError("a standing order names its kind: 'STANDING <kind> [IF <test>]: <order>|ASK|CLEAR'")
     kind = _kind(head_tokens[0], kinds)
+    condition = head_tokens[1].strip() if len(head_tokens) > 1 else ""
+    first = condition.upper().split()[:1] == ["FIRST"]
+    condition = condition[5:].strip() if first else condition
     guard: tuple[Test, ...] = ()
-    if len(head_tokens) > 1:
-        condition = head_tokens[1].strip()
+    if condition:
         if not condition.upper().startswith("IF "):
             raise ParseError(f"expected IF after the kind '{kind}', found '{condition}'")
         guard = parse_tests(condition[3:], grammar)
     answer = answer.strip()
+    if first and not guard:
+        # Refused rather than filed last in silence: the player asked for a place it cannot have.
+        raise ParseError(f"FIRST puts an order with IF ahead of your other {kind} orders; one without IF is "
+                         f"always tried last (it answers whatever the others leave), so it takes no FIRST")
+    if first and answer.upper() == "CLEAR":
+        raise ParseError(f"FIRST places an order; to withdraw one write 'STANDING {kind} IF <test>: CLEAR'")
     if answer.upper() == "CLEAR":
         return Withdraw(kind, guard, line_no)
     if answer.upper() == ASK:
-        return Standing(kind, ASK, guard, line_no)
+        return Standing(kind, ASK, guard, line_no, first)
     order = grammar.parse(answer, lexicon)
     if order.kind != kind:
         raise ParseError(f"'{answer}' is a {order.kind} order and cannot answer {kind} questions")
-    return Standing(kind, grammar.render(order), guard, line_no)
+    return Standing(kind, grammar.render(order), guard, line_no, first)
 
 
 def _kind(word: str, kinds: dict[str, str]) -> str:

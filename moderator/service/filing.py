@@ -27,6 +27,7 @@ from moderator.core.contract import Engine
 from moderator.core.plans import ASK, AgendaLine, ParsedBody, Plan, ScriptLine, StandingMerge, merge_standing
 from moderator.core.rng import Rng
 from moderator.core.runner import Runner, period_of
+from moderator.service.standing import is_conditional
 
 #: Dry runs (the probe below, CHECK) roll with this key, never the game's: they cannot preview its dice.
 DRY_RUN_KEY = hashlib.sha256(b"moderator-dry-run/v1").digest()
@@ -63,8 +64,13 @@ class KindInForce:
             if self.replaced else []
         said += [f"It {'would withdraw' if check else 'withdrew'}: {' / '.join(self.withdrawn)}."] \
             if self.withdrawn else []
-        said += [f"(A new STANDING {kind} line adds to these, or replaces the one with the same IF; 'STANDING "
-                 f"{kind} IF <test>: CLEAR' withdraws one, 'STANDING CLEAR {kind}' all.)"] if orders else []
+        if orders and all(is_conditional(order) for order in orders):
+            # The game's default answers after them (core/runner.py): it is the last line tried.
+            fallback = "you are asked" if self.default == ASK else f"the game's default {self.default} answers"
+            said += [f"When {'none of them holds' if len(orders) > 1 else 'its tests do not hold'}, {fallback}."]
+        first = f" ('STANDING {kind} FIRST IF <test>: …' files one ahead of the others)" if len(orders) > 1 else ""
+        said += [f"(A new STANDING {kind} line adds to these{first}, or replaces the one with the same IF; "
+                 f"'STANDING {kind} IF <test>: CLEAR' withdraws one, 'STANDING CLEAR {kind}' all.)"] if orders else []
         return " ".join(said)
 
 

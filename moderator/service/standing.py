@@ -26,16 +26,30 @@ class InForce:
     answers: tuple[str, ...]  # the player's own standing lines, or the game's default answer
     game_default: bool  # the answer is the game's, not the player's
     change: str  # one line: how to change it
+    #: what answers when none of the player's lines does (all have IF): the game's default, or ASK; "": never
+    fallback: str = ""
 
     @property
     def text(self) -> str:
+        """The lines in the order they are tried, the game's default last when it can still answer."""
         answers = " / ".join(self.answers)
-        return f"{answers}  (the game's default)" if self.game_default else answers
+        if self.game_default:
+            return f"{answers}  (the game's default)"
+        tried = f"tried in this order: {answers}" if len(self.answers) > 1 else answers
+        if not self.fallback:
+            return tried
+        return tried + ("; otherwise you are asked" if self.fallback == ASK else
+                        f"; otherwise the game's default {self.fallback}")
 
 
 def kind_of(rendered: str) -> str:
     """The kind of a standing line as `Standing.render` writes it: `STANDING SUPPORT IF ...: ...`."""
     return rendered.split()[1].rstrip(":").lower()
+
+
+def is_conditional(rendered: str) -> bool:
+    """Whether a standing line as `Standing.render` writes it has IF tests (else it is the kind's catch-all)."""
+    return " IF " in rendered.split(":", 1)[0]
 
 
 def standing_in_force(engine: Engine[Any], role: str, rendered: Sequence[str]) -> list[InForce]:
@@ -48,11 +62,15 @@ def standing_in_force(engine: Engine[Any], role: str, rendered: Sequence[str]) -
     found = []
     for kind in kinds:
         title = engine.grammar.kind_titles.get(kind, kind)
+        fallback = ""
         if kind in mine:
             answers, game_default = tuple(mine[kind]), False
+            # Only IF lines: when none holds, the game's default answers (core/runner.py tries it after them).
+            fallback = defaults.get(kind, ASK) if all(is_conditional(line) for line in answers) else ""
         else:
             answers, game_default = (defaults[kind] if defaults[kind] != ASK else "ASK (you are asked)",), True
-        found.append(InForce(kind, title, answers, game_default, how_to_change(engine, kind, answers, game_default)))
+        found.append(InForce(kind, title, answers, game_default, how_to_change(engine, kind, answers, game_default),
+                             fallback))
     return found
 
 

@@ -13,7 +13,7 @@ from moderator.registry import product_registry
 from moderator.service.seat_mail import closest_answer
 from moderator.service.table import load_table
 from moderator.store.models import Outbox
-from tests.conftest import Seated, flat, make_app, text_of
+from tests.conftest import Seated, flat, make_app, outbox_rows, text_of
 from tests.core.test_script_order import S12, S23, S34
 from tests.mailmaker import player_mail
 from tests.service.test_store_and_replay import play_random_game
@@ -107,7 +107,9 @@ def test_a_later_standing_order_adds_to_the_earlier_ones_and_the_receipt_says_wh
     assert ("Your standing orders for react (Reaction window) are now, tried in this order: STANDING REACT IF "
             "LOST: NONE / STANDING REACT IF HP_BELOW 3: NONE / STANDING REACT IF HOLD 6: NONE / STANDING REACT: "
             "ASK.") in text
-    assert "filed STANDING REACT IF HOLD 6: NONE (in force from now on)" in text
+    assert ("filed STANDING REACT IF HOLD 6: NONE (in force from now on; tried after the 2 react orders with IF "
+            "filed before it (listed below), any of which answers instead when its tests hold too (to try this one "
+            "first, send STANDING react FIRST IF HOLD 6: NONE))") in text
     text = _receipt_text(seated, "south", "STANDING react IF LOST: CLEAR\nSTANDING react: NONE\n")
     assert ("tried in this order: STANDING REACT IF HP_BELOW 3: NONE / STANDING REACT IF HOLD 6: NONE / "
             "STANDING REACT: NONE. This message replaced: STANDING REACT: ASK. It withdrew: STANDING REACT IF "
@@ -115,6 +117,27 @@ def test_a_later_standing_order_adds_to_the_earlier_ones_and_the_receipt_says_wh
     assert "in force from now on, in place of STANDING REACT: ASK" in text and "withdrew 1 standing order" in text
     text = _receipt_text(seated, "south", "STANDING react CLEAR\n")
     assert "You have no standing order for react (Reaction window) now: the game's default NONE answers." in text
+
+
+def test_a_new_if_line_is_told_what_is_tried_before_it_and_first_puts_it_ahead(seated):
+    """hand-vmt.md D12: the later IF line went last, where an earlier one answers first, and nothing said so;
+    the receipt and the report's block now list the lines in the order tried, the game's default last."""
+    seated.send("south", "STANDING react IF HP_BELOW 3: NONE\n")
+    text = _receipt_text(seated, "south", "STANDING react IF LOST: NONE\n")
+    assert ("filed STANDING REACT IF LOST: NONE (in force from now on; tried after STANDING REACT IF HP_BELOW 3: "
+            "NONE, filed before, which answers instead whenever its tests hold too (to try this one first, send "
+            "STANDING react FIRST IF LOST: NONE))") in text
+    assert ("tried in this order: STANDING REACT IF HP_BELOW 3: NONE / STANDING REACT IF LOST: NONE. When none of "
+            "them holds, the game's default NONE answers. (A new STANDING react line adds to these ('STANDING react "
+            "FIRST IF <test>: …' files one ahead of the others)") in text
+    text = _receipt_text(seated, "south", "STANDING react FIRST IF LOST: NONE\n")
+    assert "filed STANDING REACT FIRST IF LOST: NONE (in force already; tried first of your react orders)" in text
+    assert "tried in this order: STANDING REACT IF LOST: NONE / STANDING REACT IF HP_BELOW 3: NONE." in text
+    seated.send("north", "ATTACK\n")
+    reports = [flat(text_of(r.raw)) for r in outbox_rows(seated.app)
+               if r.recipient == seated.addresses["south"] and r.kind == "report"]
+    assert ("react (Reaction window): tried in this order: STANDING REACT IF LOST: NONE / STANDING REACT IF "
+            "HP_BELOW 3: NONE; otherwise the game's default NONE") in reports[-1]
 
 
 # ------------------------------------------------------------------ scripts on the hand-played game's states
@@ -190,6 +213,9 @@ def test_vmt_help_says_how_scripts_and_standing_orders_are_read(tmp_path):
             "REDEPLOY): that line opens the next round.") in text
     assert "STANDING <kind> [IF <test>]: CLEAR withdraw that one standing order" in text
     assert "a new STANDING line adds to it, and replaces only the one with the same IF tests" in text
+    assert ("STANDING <kind> FIRST IF <test>: <order> | ASK the same, tried before your other <kind> orders"
+            in text and "(a line written FIRST goes ahead of them), and the one without IF last, whenever you "
+            "filed it" in text)
 
 
 def test_the_closest_answer_is_found_without_regard_to_case():
