@@ -86,6 +86,8 @@ class Advance:
     waiting: list[Decision] = field(default_factory=list)
     skipped: list[tuple[str, int, str]] = field(default_factory=list)
     expired: list[tuple[str, AgendaLine]] = field(default_factory=list)
+    #: keyed orders used up, in order: role, line (a receipt says which of its ON lines ran)
+    keyed_used: list[tuple[str, AgendaLine]] = field(default_factory=list)
     #: script lines passed over whose question can no longer come (core/script_order.py): role, line, why
     unused: list[tuple[str, ScriptLine, str]] = field(default_factory=list)
     #: every line that left a script, in order: role, line, what became of it (ran, skipped, held, not
@@ -304,6 +306,7 @@ class Runner:
                 rng.counters = counters
                 continue
             plan.agenda.remove(line)
+            result.keyed_used.append((decision.role, line))
             self._record(result, new_state, decision, order, "agenda", events, rng, line.line_no)
             return True
         return False

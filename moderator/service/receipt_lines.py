@@ -61,12 +61,14 @@ def script_fates(script: Sequence[ScriptLine], remaining: Sequence[ScriptLine],
 
 
 def settle_lines(receipt: dict[str, Any], positions: dict[int, int], fates: Sequence[Fate],
-                 agenda_lines: frozenset[int], agenda_used: set[int], check: bool = False,
-                 standing_why: Mapping[int, str] | None = None) -> None:
+                 agenda_lines: Mapping[int, int], agenda_used: set[int], check: bool = False,
+                 standing_why: Mapping[int, str] | None = None, keyed_why: Mapping[int, str] | None = None) -> None:
     """Write each order line's status into the receipt (script lines by their place in the filed
-    script; keyed orders by whether a question used them; standing orders are filed, each with what it
-    did: `standing_why`, by line number)."""
-    standing_why = standing_why or {}
+    script; keyed orders by whether a question used them (`agenda_lines`: each ON line's number -> the
+    number of the agenda line that stands for it, kept in the receipt when it is another's); ON CLEAR
+    and an ON line already waiting with what it did (`keyed_why`); standing orders are filed, each with
+    what it did: `standing_why`, by line number)."""
+    standing_why, keyed_why = standing_why or {}, keyed_why or {}
     labels = CHECK_LABELS if check else LABELS
     for line in receipt.get("lines", []):
         if line.get("status") in ("ignored", "refused", "not applied"):
@@ -75,8 +77,12 @@ def settle_lines(receipt: dict[str, Any], positions: dict[int, int], fates: Sequ
         if number in positions and positions[number] < len(fates):
             fate = fates[positions[number]]
         elif number in agenda_lines:
+            if agenda_lines[number] != number:  # the same line filed before stands for it (core/agenda.py)
+                line["stands_for"] = agenda_lines[number]
             fate = Fate("ran") if number in agenda_used else \
-                Fate("queued", "a keyed order: used by the first question it fits this turn")
+                Fate("queued", keyed_why.get(number, "a keyed order: used by the first question it fits this turn"))
+        elif number in keyed_why:
+            fate = Fate("filed", keyed_why[number])
         elif number in standing_why:
             fate = Fate("filed", standing_why[number])
         else:
@@ -92,7 +98,8 @@ def catch_up(receipts: Sequence[dict[str, Any]], answers: Sequence[dict[str, Any
     for receipt in receipts:
         for line in receipt.get("lines", []):
             if line.get("status") == "queued":
-                fate = _later_fate(line["line_no"], str(line.get("canonical") or ""), answers, holds)
+                fate = _later_fate(line.get("stands_for", line["line_no"]), str(line.get("canonical") or ""),
+                                   answers, holds)
                 if fate is not None:
                     mark(line, fate)
         if str(receipt.get("verdict", "")).startswith("Of your orders"):
@@ -133,8 +140,8 @@ def mark_expired(receipts: Sequence[dict[str, Any]], expired: Sequence[AgendaLin
         text, shown = agenda_line.render(), False
         for receipt in receipts:
             for line in receipt.get("lines", []):
-                if line.get("status") == "queued" and line.get("line_no") == agenda_line.line_no \
-                        and line.get("canonical") == text:
+                if line.get("status") == "queued" and line.get("stands_for", line.get("line_no")) == \
+                        agenda_line.line_no and line.get("canonical") == text:
                     mark(line, Fate("not used", EXPIRED_WHY))
                     shown = True
                     if str(receipt.get("verdict", "")).startswith("Of your orders"):

@@ -48,6 +48,7 @@ class RunResult:
     reports: list[Outbox] = field(default_factory=list)
     finished: bool = False
     expired: list[tuple[str, Any]] = field(default_factory=list)  # (role, AgendaLine) unused when a turn ended
+    keyed_used: list[tuple[str, Any]] = field(default_factory=list)  # (role, AgendaLine) used up, in order
     #: (role, ScriptLine, why): lines passed over whose question can no longer come (core/script_order.py)
     unused: list[tuple[str, Any, str]] = field(default_factory=list)
     #: (role, ScriptLine, status, why): every line that left a script (receipts are written from it)
@@ -128,6 +129,7 @@ class TurnRunner:
             result.steps.extend(advance.steps)
             result.holds.extend(advance.holds)
             result.expired.extend(advance.expired)
+            result.keyed_used.extend(advance.keyed_used)
             result.unused.extend(advance.unused)
             result.script_log.extend(advance.script_log)
             for step in advance.steps:

@@ -333,3 +333,27 @@ def test_a_keyed_order_that_expires_in_the_run_its_message_started_is_shown_once
     assert "not used ON HP_BELOW 1: REST (its turn ended before a question fitted it)" in text
     assert "queued ON HP_BELOW 1" not in text and "KEYED ORDERS THAT WERE NOT USED" not in text
     assert "Of your orders, 1 ran and 1 was not used." in text
+
+
+def test_a_later_message_s_on_lines_are_added_to_the_keyed_orders_filed_before_and_the_receipt_says_so(duel):
+    """notes/hand-narva.md, turn 8: ON lines filed at READY were replaced, in silence, by a message that
+    answered a question with one ON line; the chits they were for were passed by default.  A later
+    message's ON lines are added (a line already waiting is not added twice); ON CLEAR <test> drops
+    those lines, and the receipt lists them with the way back."""
+    high = cards(duel, "south", low=False)[0]
+    duel.send("south", f"ON LOST: COUNTER {high}\nON HP_BELOW 5: COUNTER {high}\n")
+    start = last_id(duel)
+    duel.send("south", f"ON HP_BELOW 5: COUNTER {high}\nON ANY: NONE\n")
+    assert [a.render() for a in plan(duel, "south").agenda] == [
+        f"ON LOST: COUNTER {high}", f"ON HP_BELOW 5: COUNTER {high}", "ON ANY: NONE"]
+    text = report_with_receipt(duel, "south", start)
+    assert (f"queued ON HP_BELOW 5: COUNTER {high} (the same keyed order, line 5 of an earlier message, waits "
+            f"already, so it was not added twice)") in text
+    assert (f"This message's ON lines were added to the keyed orders you had filed for this turn, which still "
+            f"wait: ON LOST: COUNTER {high} / ON HP_BELOW 5: COUNTER {high}.") in text
+    start = last_id(duel)
+    duel.send("south", "ON CLEAR LOST\n")
+    assert [a.render() for a in plan(duel, "south").agenda] == [f"ON HP_BELOW 5: COUNTER {high}", "ON ANY: NONE"]
+    text = report_with_receipt(duel, "south", start)
+    assert "filed ON CLEAR LOST (dropped 1 keyed order)" in text
+    assert f"ON CLEAR dropped these keyed orders: ON LOST: COUNTER {high}. To get one back, send it again" in text
