@@ -16,7 +16,7 @@ from jinja2 import Environment
 
 from moderator.core.contract import Decision, Engine, Event, Outcome
 from moderator.core.plans import Plan
-from moderator.core.runner import Hold, Runner, Step
+from moderator.core.runner import Advance, Hold, Runner, Step
 from moderator.mail.compose import make_message_id, thread_root
 from moderator.service.absences import push_past_absences
 from moderator.service.archive import archive_of
@@ -55,6 +55,15 @@ class RunResult:
     script_log: list[tuple[str, Any, str, str]] = field(default_factory=list)
     started_at: Mark | None = None  # where the game stood when the run began (for the end of a turn)
     digest: Outbox | None = None  # the referee's digest, when the run started or ended a game turn or the game
+
+    def take(self, advance: Advance) -> None:
+        """What one advance of the runner did, added to what the run did."""
+        self.steps.extend(advance.steps)
+        self.holds.extend(advance.holds)
+        self.expired.extend(advance.expired)
+        self.keyed_used.extend(advance.keyed_used)
+        self.unused.extend(advance.unused)
+        self.script_log.extend(advance.script_log)
 
 
 def deadline_hours(settings: DeadlineSettings, game_settings: dict[str, Any], decision: Decision) -> float:
@@ -126,12 +135,7 @@ class TurnRunner:
         while True:
             advance = runner.advance(table.state, plans, rng)
             table.state = advance.state
-            result.steps.extend(advance.steps)
-            result.holds.extend(advance.holds)
-            result.expired.extend(advance.expired)
-            result.keyed_used.extend(advance.keyed_used)
-            result.unused.extend(advance.unused)
-            result.script_log.extend(advance.script_log)
+            result.take(advance)
             for step in advance.steps:
                 self._log_step(table, step, now)
             due = [d for d in advance.waiting if d.key in forced or self._is_due(table, d, now)]

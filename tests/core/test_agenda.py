@@ -168,7 +168,8 @@ def test_on_clear_drops_what_was_filed_before_wherever_it_stands_and_on_clear_wi
     assert cleared.dropped == ("ON ANY: REST", "ON LOST: ATTACK", "ON LOST: REST") and cleared.effects[2] == \
         "dropped 3 keyed orders"
     some = merged(state, filed, "ON CLEAR LOST")
-    assert [a.render() for a in some.agenda] == ["ON ANY: REST"] and some.dropped == ("ON LOST: ATTACK", "ON LOST: REST")
+    assert [a.render() for a in some.agenda] == ["ON ANY: REST"]
+    assert some.dropped == ("ON LOST: ATTACK", "ON LOST: REST")
     assert [a.render() for a in merged(state, filed, "ON CLEAR ANY").agenda] == ["ON LOST: ATTACK", "ON LOST: REST"]
     assert merged(state, filed, "ON CLEAR HP_BELOW 2").effects[1] == "you had no such keyed order"
 
