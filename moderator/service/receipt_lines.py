@@ -130,6 +130,12 @@ def _later_fate(number: int, canonical: str, answers: Sequence[dict[str, Any]],
 EXPIRED_WHY = "its turn ended before a question fitted it"
 
 
+def expired_why(line: AgendaLine) -> str:
+    """Why a keyed line expired: no question fitted it, or one did and the engine refused the order
+    (core/runner.py keeps the last reason: the player's own order, judged as a held line is)."""
+    return f"its question came, but it was not legal then: {line.refused}" if line.refused else EXPIRED_WHY
+
+
 def mark_expired(receipts: Sequence[dict[str, Any]], expired: Sequence[AgendaLine]) -> list[AgendaLine]:
     """Keyed (ON) lines that expired unused when their turn ended: a receipt going out in the same mail
     that would still call them queued now says "not used" and why (a line is shown once, with its
@@ -142,13 +148,20 @@ def mark_expired(receipts: Sequence[dict[str, Any]], expired: Sequence[AgendaLin
             for line in receipt.get("lines", []):
                 if line.get("status") == "queued" and line.get("stands_for", line.get("line_no")) == \
                         agenda_line.line_no and line.get("canonical") == text:
-                    mark(line, Fate("not used", EXPIRED_WHY))
+                    mark(line, Fate("not used", expired_why(agenda_line)))
                     shown = True
                     if str(receipt.get("verdict", "")).startswith("Of your orders"):
                         receipt["verdict"] = summary(receipt)
         if not shown:
             rest.append(agenda_line)
     return rest
+
+
+def expired_listing(receipts: Sequence[dict[str, Any]], expired: Sequence[AgendaLine]) -> list[str]:
+    """The report's list of keyed lines that expired unused and no receipt of its mail shows (`mark_expired`),
+    each with why where its question came and the engine refused it."""
+    return [f"line {line.line_no}: {line.render()}" + (f" ({expired_why(line)})" if line.refused else "")
+            for line in mark_expired(receipts, expired)]
 
 
 def mark(line: dict[str, Any], fate: Fate, labels: dict[str, str] = LABELS) -> None:

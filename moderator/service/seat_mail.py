@@ -370,7 +370,7 @@ def settle_run(table: Table, role: str, filing: Filing, receipt: dict[str, Any],
     fates = script_fates(filing.plan.script, plans[role].script, log, waits_for(table, role))
     settle_lines(receipt, filing.positions, fates, filing.agenda_lines,
                  keyed_used(filing, [line for who, line in result.keyed_used if who == role]),
-                 standing_why=filing.standing_why, keyed_why=keyed_why(filing))
+                 standing_why=filing.standing_why, keyed_why=keyed_why(filing, plans[role].agenda))
     receipt["verdict"] = summary(receipt)
 
 
@@ -385,9 +385,18 @@ def keyed_used(filing: Filing, used: Sequence[AgendaLine]) -> set[int]:
     return found
 
 
-def keyed_why(filing: Filing) -> dict[int, str]:
-    """What an ON CLEAR did, or that an ON line waited already, by line number (core/agenda.py)."""
-    return dict(filing.keyed.effects) if filing.keyed else {}
+def keyed_why(filing: Filing, agenda: Sequence[AgendaLine] = ()) -> dict[int, str]:
+    """What an ON CLEAR did, or that an ON line waited already, by line number (core/agenda.py); for an
+    ON line still on `agenda` (the seat's, after the run) that a question came for and the engine refused,
+    the reason (core/runner.py), so the receipt does not say only that it waits."""
+    if filing.keyed is None:
+        return {}
+    why = dict(filing.keyed.effects)
+    refused = {line: line.refused for line in agenda if line.refused}
+    for number, line in filing.keyed.stands_for.items():
+        if line in refused:
+            why[number] = f"its question came, but it was not legal then: {refused[line]}; it waits for a later one"
+    return why
 
 
 def waits_for(table: Table, role: str) -> Callable[[ScriptLine], str]:

@@ -30,7 +30,7 @@ from moderator.service.cadence import (
     should_mail,
     take_held_receipts,
 )
-from moderator.service.receipt_lines import catch_up, mark_expired
+from moderator.service.receipt_lines import catch_up, expired_listing
 from moderator.service.referee_mail import RefereeMail, Turn
 from moderator.service.reports import Addressing, compose_report
 from moderator.service.table import Table, dumps
@@ -301,8 +301,7 @@ class TurnRunner:
                        for line in plan.script] if plan else [],
             "standing": [s.render() for s in plan.standing] if plan else [],
             "agenda": [a.render() for a in plan.agenda] if plan else [],
-            "expired": [f"line {line.line_no}: {line.render()}"
-                        for line in mark_expired(receipts, [line for role, line in expired if role == seat.role])],
+            "expired": expired_listing(receipts, [line for role, line in expired if role == seat.role]),
             "deadlines": deadlines,
             "commitment": table.game.commitment,
             "seed": table.game.seed_hex if table.game.status == "over" else None,

@@ -118,8 +118,9 @@ def test_keyed_orders_expire_when_the_period_ends_and_the_runner_says_which():
 def test_plan_json_round_trip_keeps_the_agenda():
     state, _ = fresh()
     body = parsed(state, "north", "ON HP_BELOW 3: REST")
-    plan = Plan(agenda=[replace(body.agenda[0], period="R1")])
+    plan = Plan(agenda=[replace(body.agenda[0], period="R1", refused="not legal then")])
     assert Plan.from_json(plan.to_json()) == plan
+    assert Plan.from_json(plan.to_json()).agenda[0].refused == "not legal then"
 
 
 # ------------------------------------------------------------------ a message's ON lines add to the agenda
@@ -178,3 +179,14 @@ def test_on_clear_with_an_unknown_test_cannot_be_read():
     state, _ = fresh()
     body = parse_body([(1, "ON CLEAR HOLDING 4")], GRAMMAR, engine.lexicon(state, "north"), ["act"])
     assert body.has_errors and "unknown test 'HOLDING'" in body.lines[0].error
+
+
+def test_a_keyed_order_refused_at_its_question_keeps_the_reason_and_the_answer_in_its_place_names_it():
+    """notes/hand-narva.md, defect 2: the engine's reason for refusing the player's own keyed order is
+    kept on the line (for its expiry) and on the answer that took its place (for the report)."""
+    result, plans, _, (low, _high) = run_counter_agenda("ON ANY: COUNTER {low}")
+    react = next(s for s in result.steps if s.kind == "react")
+    assert (react.text, react.source) == ("NONE", "game-standing")
+    reason = f"{low} has value 1; a counter needs 4 or more"  # the seed deals south a 1 (low_and_high)
+    assert react.keyed_unfit == ((f"line 1: ON ANY: COUNTER {low}", reason),)
+    assert [(a.line_no, a.refused) for a in plans["south"].agenda] == [(1, reason)]  # it waits, with the reason

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from moderator.core.plans import AgendaLine
+from moderator.core.plans import Test as KeyTest
+from moderator.service.receipt_lines import expired_listing
 from moderator.service.table import load_table
 from moderator.settings import DeadlineSettings
 from tests.conftest import flat, make_app, outbox_rows, seat_duel, text_of
@@ -357,3 +360,29 @@ def test_a_later_message_s_on_lines_are_added_to_the_keyed_orders_filed_before_a
     text = report_with_receipt(duel, "south", start)
     assert "filed ON CLEAR LOST (dropped 1 keyed order)" in text
     assert f"ON CLEAR dropped these keyed orders: ON LOST: COUNTER {high}. To get one back, send it again" in text
+
+
+def test_a_keyed_order_that_is_not_legal_when_its_question_comes_is_named_with_the_engine_s_reason(duel):
+    """notes/hand-narva.md, defect 2: "ON REINFORCEMENTS: MOVE ... TO 2730 STRATEGIC" (out of reach) came back
+    only as "found no question they fitted", while the same mail said the default answered that question.
+    South's keyed counter with a card of value 3 is refused at the reaction window (the Duel's counter
+    rule): the answer for south names the line and the engine's reason, and so does its receipt line."""
+    low = cards(duel, "south", low=True)
+    start = last_id(duel)
+    duel.send("south", f"COMMIT {low[1]}\nON ANY: COUNTER {low[0]}\n")
+    duel.send("north", f"ATTACK\nCOMMIT {hand(duel, 'north')[0]}\n")
+    text = report_with_receipt(duel, "south", start)
+    reason = f"{low[0]} has value 3; a counter needs 4 or more"
+    assert (f"Your keyed order line 5, 'ON ANY: COUNTER {low[0]}', was not legal for this question ({reason}), so "
+            f"the game's standing default NONE answered: Counter the attack") in text
+    assert f"not used ON ANY: COUNTER {low[0]} (its question came, but it was not legal then: {reason})" in text
+    assert "you filed none for this" not in text
+
+
+def test_a_keyed_order_listed_as_expired_says_why_where_its_question_came():
+    arriving = (KeyTest("REINFORCEMENTS"),)
+    refused = AgendaLine(7, "move", "MOVE A TO 2730", arriving, "T1", refused="2730 is out of reach")
+    unasked = AgendaLine(8, "move", "MOVE B TO 2731", arriving, "T1")
+    assert expired_listing([], [refused, unasked]) == [
+        "line 7: ON REINFORCEMENTS: MOVE A TO 2730 (its question came, but it was not legal then: 2730 is out of "
+        "reach)", "line 8: ON REINFORCEMENTS: MOVE B TO 2731"]
