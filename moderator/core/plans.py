@@ -22,8 +22,10 @@ A player's message body, after the envelope, is read line by line into a `Plan`:
   first decision of its kind, at any later moment of the current period (a game's turn), whose
   tests hold and for which it is legal, and is then used up.  Games whose decisions come in an
   order nobody can foresee (Across the Narva draws command chits from a cup) are played this way:
-  "ON CHIT 2SH: ACTIVATE 109", "ON HQ 109: MOVE 381 TO 2223".  A message with ON lines replaces
-  the seat's agenda; ``ON CLEAR`` empties it; lines left unused when the period ends expire.
+  "ON CHIT 2SH: ACTIVATE 109", "ON HQ 109: MOVE 381 TO 2223".  A message's ON lines are added to
+  the seat's agenda (core/agenda.py: one the same as a line waiting is not added twice);
+  ``ON CLEAR`` empties it, ``ON CLEAR <test> [AND <test>…]`` drops the lines with those tests;
+  lines left unused when the period ends expire.
 
 Tests are the game's named conditions, evaluated only on the deciding role's own view.
 """
@@ -138,11 +140,38 @@ class AgendaLine:
     text: str  # canonical order text
     guard: tuple[Test, ...] = ()
     period: str | None = None  # the game's period (turn) it was filed for; None = no expiry
+    #: why the engine refused it the last time a question of its kind came whose tests held ("": never
+    #: refused); said when the line expires unused (a line is the same line whatever became of it)
+    refused: str = field(default="", compare=False)
 
     def render(self) -> str:
         if not self.guard:
             return f"ON ANY: {self.text}"
         return "ON " + " AND ".join(t.render() for t in self.guard) + ": " + self.text
+
+    def to_json(self) -> dict[str, Any]:
+        raw: dict[str, Any] = {"line_no": self.line_no, "kind": self.kind, "text": self.text, "period": self.period,
+                               "guard": [asdict(t) for t in self.guard]}
+        if self.refused:  # only when set: a plan without refusals keeps its stored form
+            raw["refused"] = self.refused
+        return raw
+
+
+@dataclass(frozen=True)
+class AgendaClear:
+    """``ON CLEAR``: every keyed order dropped (`guard` None), or ``ON CLEAR <test>…`` those whose tests
+    are `guard` (``ON CLEAR ANY``: those written ``ON ANY``)."""
+
+    guard: tuple[Test, ...] | None = None
+    line_no: int = 0
+
+    def matches(self, line: AgendaLine) -> bool:
+        return self.guard is None or same_tests(line.guard, self.guard)
+
+    def render(self) -> str:
+        if self.guard is None:
+            return "ON CLEAR"
+        return "ON CLEAR " + (" AND ".join(t.render() for t in self.guard) if self.guard else "ANY")
 
 
 @dataclass
@@ -168,8 +197,7 @@ class Plan:
                           "guard": [asdict(t) for t in s.guard]} for s in self.standing],
         }
         if self.agenda:
-            raw["agenda"] = [{"line_no": a.line_no, "kind": a.kind, "text": a.text, "period": a.period,
-                              "guard": [asdict(t) for t in a.guard]} for a in self.agenda]
+            raw["agenda"] = [a.to_json() for a in self.agenda]
         if self.running:
             raw["running"] = self.running
         if self.fresh:
@@ -191,7 +219,7 @@ class Plan:
              for s in raw.get("script", [])],
             [Standing(s["kind"], s["answer"], tests(s["guard"]), s.get("line_no", 0))
              for s in raw.get("standing", [])],
-            [AgendaLine(a["line_no"], a["kind"], a["text"], tests(a["guard"]), a.get("period"))
+            [AgendaLine(a["line_no"], a["kind"], a["text"], tests(a["guard"]), a.get("period"), a.get("refused", ""))
              for a in raw.get("agenda", [])],
             raw.get("running", ""), tuple(raw.get("fresh", ())), bool(raw.get("ask_first", False)),
         )
@@ -308,13 +336,23 @@ class ParsedBody:
     script: list[ScriptLine] = field(default_factory=list)
     #: standing orders filed and withdrawn, in the order written (they are merged in that order)
     standing_changes: list[Standing | Withdraw] = field(default_factory=list)
-    agenda: list[AgendaLine] = field(default_factory=list)
-    agenda_given: bool = False  # ON lines (or ON CLEAR) were sent: they replace the seat's agenda
+    #: keyed orders filed and dropped (ON CLEAR), in the order written (core/agenda.py merges them so)
+    agenda_changes: list[AgendaLine | AgendaClear] = field(default_factory=list)
     lines: list[LineResult] = field(default_factory=list)
 
     @property
     def has_errors(self) -> bool:
         return any(not line.ok for line in self.lines)
+
+    @property
+    def agenda(self) -> list[AgendaLine]:
+        """The keyed orders the message files."""
+        return [change for change in self.agenda_changes if isinstance(change, AgendaLine)]
+
+    @property
+    def agenda_given(self) -> bool:
+        """Whether the message has ON lines (ON CLEAR included)."""
+        return bool(self.agenda_changes)
 
     @property
     def standing(self) -> list[Standing]:
@@ -418,14 +456,15 @@ def _parse_line(line_no: int, raw: str, text: str, grammar: Grammar, lexicon: Le
         if upper.startswith("STANDING ") or upper.startswith("ASK "):
             return _parse_standing(line_no, raw, text, grammar, lexicon, kinds, body)
         if upper.startswith("ON "):
-            body.agenda_given = True
-            if upper.split() == ["ON", "CLEAR"]:
-                return LineResult(line_no, raw, "ON CLEAR")
+            if upper.split()[:2] == ["ON", "CLEAR"] and ":" not in text:  # ON CLEAR [<test>...]
+                clear = _agenda_clear(line_no, text.split(None, 2)[2:], grammar)
+                body.agenda_changes.append(clear)
+                return LineResult(line_no, raw, clear.render())
             condition, order_text = _split_guard(text)
             guard = () if condition.upper() == "ANY" else parse_tests(condition, grammar)
             order = grammar.parse(order_text, lexicon)
             keyed = AgendaLine(line_no, order.kind, grammar.render(order), guard)
-            body.agenda.append(keyed)
+            body.agenda_changes.append(keyed)
             return LineResult(line_no, raw, keyed.render())
         if upper.startswith("IF "):
             condition, order_text = _split_guard(text)
@@ -439,6 +478,14 @@ def _parse_line(line_no: int, raw: str, text: str, grammar: Grammar, lexicon: Le
         return LineResult(line_no, raw, canonical)
     except ParseError as error:
         return LineResult(line_no, raw, error=error.explain())
+
+
+def _agenda_clear(line_no: int, tests: Sequence[str], grammar: Grammar) -> AgendaClear:
+    """`ON CLEAR` (every keyed order), `ON CLEAR ANY` (those written ON ANY) or `ON CLEAR <test>…`."""
+    if not tests:
+        return AgendaClear(None, line_no)
+    condition = tests[0].strip()
+    return AgendaClear(() if condition.upper() == "ANY" else parse_tests(condition, grammar), line_no)
 
 
 def _parse_standing(line_no: int, raw: str, text: str, grammar: Grammar, lexicon: Lexicon,

@@ -23,9 +23,9 @@ The runner is pure: it takes state, plans and an Rng and returns the new state w
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Any
+from typing import Any, Literal
 
 from moderator.core import script_order
 from moderator.core.contract import Decision, Engine, Event, View
@@ -67,6 +67,10 @@ class Step:
     unfit_source: str = ""
     #: and why its answer was refused then, in the refusal's own words ("BUNKER is played only when defending")
     unfit_reason: str = ""
+    #: the player's keyed orders whose tests held but which the engine refused for this question, each
+    #: as the player wrote it ("line 20: ON ...") with the engine's reason, when a standing order or a
+    #: default answered in their place
+    keyed_unfit: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,8 @@ class Advance:
     waiting: list[Decision] = field(default_factory=list)
     skipped: list[tuple[str, int, str]] = field(default_factory=list)
     expired: list[tuple[str, AgendaLine]] = field(default_factory=list)
+    #: keyed orders used up, in order: role, line (a receipt says which of its ON lines ran)
+    keyed_used: list[tuple[str, AgendaLine]] = field(default_factory=list)
     #: script lines passed over whose question can no longer come (core/script_order.py): role, line, why
     unused: list[tuple[str, ScriptLine, str]] = field(default_factory=list)
     #: every line that left a script, in order: role, line, what became of it (ran, skipped, held, not
@@ -189,9 +195,10 @@ class Runner:
         answered = self._answer_from_script(decision, plan, rng, result, blocked)
         if answered is not None:
             return answered
-        if self._answer_from_agenda(decision, plan, rng, result):
+        refused = self._answer_from_agenda(decision, plan, rng, result)
+        if isinstance(refused, bool):
             return True
-        return self._answer_from_standing(decision, plan, rng, result)
+        return self._answer_from_standing(decision, plan, rng, result, refused)
 
     def _answer_from_script(self, decision: Decision, plan: Plan, rng: Rng, result: Advance,
                             blocked: set[str]) -> bool | None:
@@ -289,9 +296,14 @@ class Runner:
         """The kinds of question a script line may answer (by its first word)."""
         return set() if line.is_stop else kinds_of_line(line.text, self.engine.grammar)
 
-    def _answer_from_agenda(self, decision: Decision, plan: Plan, rng: Rng, result: Advance) -> bool:
-        """Keyed orders, in the order written: the first that fits and is legal is used up."""
-        for line in list(plan.agenda):
+    def _answer_from_agenda(self, decision: Decision, plan: Plan, rng: Rng,
+                            result: Advance) -> Literal[True] | tuple[tuple[str, str], ...]:
+        """Keyed orders, in the order written: the first that fits and is legal is used up (True).
+        Else the lines whose tests held but which the engine refused, each with its reason (the
+        player's own order judged on the game as it stands, as a held script line is), which the line
+        also keeps for its expiry: whoever answers instead names them (issue 12)."""
+        refused: list[tuple[str, str]] = []
+        for index, line in enumerate(plan.agenda):
             if line.kind != decision.kind:
                 continue
             counters = dict(rng.counters)
@@ -300,17 +312,21 @@ class Runner:
                     continue
                 order = self._parse(result.state, decision, line.text)
                 new_state, events = self.engine.apply(result.state, decision.role, order, rng)
-            except OrderError:
+            except OrderError as error:
                 # Not legal now (a unit already moved, a path blocked): it may fit a later question.
                 rng.take_draws()
                 rng.counters = counters
+                plan.agenda[index] = replace(line, refused=error.explain())
+                refused.append((f"line {line.line_no}: {line.render()}", error.explain()))
                 continue
-            plan.agenda.remove(line)
+            del plan.agenda[index]
+            result.keyed_used.append((decision.role, line))
             self._record(result, new_state, decision, order, "agenda", events, rng, line.line_no)
             return True
-        return False
+        return tuple(refused)
 
-    def _answer_from_standing(self, decision: Decision, plan: Plan, rng: Rng, result: Advance) -> bool:
+    def _answer_from_standing(self, decision: Decision, plan: Plan, rng: Rng, result: Advance,
+                              refused: tuple[tuple[str, str], ...] = ()) -> bool:
         """Standing orders, the player's own first, then the game's; ASK makes the decision wait.
 
         A standing order whose tests hold but whose answer is not legal now is passed over for the
@@ -330,12 +346,13 @@ class Runner:
             try:
                 order = self._parse(state, decision, standing.answer)
                 new_state, events = self.engine.apply(state, decision.role, order, rng)
-            except OrderError as refused:
+            except OrderError as error:  # (not `refused`: that names the keyed lines refused before)
                 rng.take_draws()
                 rng.counters = counters
-                unfit = unfit if unfit[0] else (standing.render(), source, str(refused))
+                unfit = unfit if unfit[0] else (standing.render(), source, str(error))
                 continue
-            self._record(result, new_state, decision, order, source, events, rng, standing.line_no or None, unfit)
+            self._record(result, new_state, decision, order, source, events, rng, standing.line_no or None, unfit,
+                         refused)
             return True
         if not unfit[0]:
             return False
@@ -343,7 +360,7 @@ class Runner:
         # not fit, so "default" is not a deadline here.
         order = self._parse(state, decision, decision.default)
         new_state, events = self.engine.apply(state, decision.role, order, rng)
-        self._record(result, new_state, decision, order, "default", events, rng, None, unfit)
+        self._record(result, new_state, decision, order, "default", events, rng, None, unfit, refused)
         return True
 
     def _held(self, decision: Decision, plan: Plan, result: Advance, line: ScriptLine, reason: str,
@@ -398,11 +415,12 @@ class Runner:
             yield standing, "game-standing"
 
     def _record(self, result: Advance, new_state: object, decision: Decision, order: Order, source: str,
-                events: list[Event], rng: Rng, line_no: int | None, unfit: tuple[str, str, str] = ("", "", "")) -> None:
+                events: list[Event], rng: Rng, line_no: int | None, unfit: tuple[str, str, str] = ("", "", ""),
+                refused: tuple[tuple[str, str], ...] = ()) -> None:
         result.state = new_state
         result.steps.append(Step(decision.role, decision.key, decision.kind, self.engine.grammar.render(order),
                                  source, tuple(events), tuple(rng.take_draws()), line_no, decision.secret,
-                                 decision.prompt, decision.options, *unfit))
+                                 decision.prompt, decision.options, *unfit, refused))
 
     def _hold(self, decision: Decision, plan: Plan, result: Advance, line: ScriptLine, reason: str) -> None:
         others = [s for s in plan.script if s is not line]

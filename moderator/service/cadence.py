@@ -122,12 +122,16 @@ def answered_entry(step: Step) -> dict[str, Any]:
     """What a logged answer keeps so the owner's report can say that a standing order, the game's
     default or a deadline answered a question in which they had a real choice, or in which a standing
     order of theirs could not be used (else that order would seem to have been skipped in silence)."""
-    if step.source not in ANSWERED_FOR_THEM or (len(step.options) < 2 and not step.unfit):
+    # A keyed order the player wrote for the question and the engine refused is worth saying even where
+    # the question had no other choice: the player meant to answer it.
+    if step.source not in ANSWERED_FOR_THEM or (len(step.options) < 2 and not step.unfit and not step.keyed_unfit):
         return {}
     others = [option for option in step.options if option != step.text][:OTHER_OPTIONS]
     entry: dict[str, Any] = {"prompt": step.prompt, "choices": len(step.options), "others": others}
     if step.unfit:  # the default answered because this standing order did not fit (core/runner.py)
         entry.update(unfit=step.unfit, unfit_source=step.unfit_source, unfit_reason=step.unfit_reason)
+    if step.keyed_unfit:  # only when set: the logged answers of other games keep their form
+        entry["keyed_unfit"] = [list(pair) for pair in step.keyed_unfit]
     return entry
 
 

@@ -5,6 +5,8 @@ saying so and how to get it back").
 
 * CONTINUE in the message: the queued script resumes where CONTINUE stands (as always).
 * A message with no script line (standing or keyed orders only) leaves the queued script alone.
+* A message's keyed (ON) lines are added to those filed before (core/agenda.py); only ON CLEAR drops
+  those, and the receipt lists what it dropped and what still waits.
 * SCRIPT CLEAR in the message: the queued script is dropped; the message's orders are the script.
 * Otherwise, when every script line of the message is used by a question open for the seat now
   (an answer to what the last report asked) and the queued script waits for a later question, the
@@ -23,8 +25,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from moderator.core.agenda import AgendaMerge, merge_agenda
 from moderator.core.contract import Engine
-from moderator.core.plans import ASK, AgendaLine, ParsedBody, Plan, ScriptLine, StandingMerge, merge_standing
+from moderator.core.plans import ASK, ParsedBody, Plan, ScriptLine, StandingMerge, merge_standing
 from moderator.core.rng import Rng
 from moderator.core.runner import Runner, period_of
 from moderator.service.standing import is_conditional
@@ -80,7 +83,10 @@ class Filing:
 
     plan: Plan
     positions: dict[int, int] = field(default_factory=dict)  # a script line's number -> its index in plan.script
-    agenda_lines: frozenset[int] = frozenset()  # the numbers of the message's keyed (ON) lines
+    #: each keyed (ON) line's number -> the number of the agenda line that stands for it (its own, or
+    #: that of the same line filed before: core/agenda.py)
+    agenda_lines: dict[int, int] = field(default_factory=dict)
+    keyed: AgendaMerge | None = None  # what the message did to the keyed orders
     kept: list[str] = field(default_factory=list)  # the queued lines kept after the message's answer
     dropped: list[str] = field(default_factory=list)  # the queued lines the message replaced
     standing: list[KindInForce] = field(default_factory=list)  # each kind the message's standing lines touched
@@ -93,6 +99,27 @@ class Filing:
         return [kind.note(check) for kind in self.standing]
 
     def notes(self, check: bool = False) -> list[str]:
+        """What the receipt (or a CHECK, in the conditional) says about the script the seat had queued,
+        then about the keyed orders filed before the message."""
+        return self.script_notes(check) + self.keyed_notes(check)
+
+    def keyed_notes(self, check: bool = False) -> list[str]:
+        """The keyed orders an ON CLEAR dropped, with the way back, and those filed before that still wait
+        beside the message's ON lines (issue 12: no filed order dropped, or kept, in silence)."""
+        keyed = self.keyed
+        if keyed is None:
+            return []
+        said = []
+        if keyed.dropped:
+            said.append(f"ON CLEAR {'would drop' if check else 'dropped'} these keyed orders: "
+                        f"{' / '.join(keyed.dropped)}. To get one back, send it again (copy it from here).")
+        if keyed.stands_for and keyed.kept:
+            said.append(f"This message's ON lines {'would be' if check else 'were'} added to the keyed orders you "
+                        f"had filed for this turn, which still wait: {' / '.join(keyed.kept)}. (ON CLEAR drops "
+                        f"them all, ON CLEAR <test> those with that test.)")
+        return said
+
+    def script_notes(self, check: bool = False) -> list[str]:
         """What the receipt (or a CHECK, in the conditional) says about the script the seat had queued."""
         if self.dropped:
             if check:
@@ -145,23 +172,17 @@ def file_orders(engine: Engine[Any], state: Any, role: str, plan: Plan, body: Pa
         script = mine + kept
         positions = {line.line_no: index for index, line in enumerate(mine)}
     dropped = [] if continue_at is not None or kept or script is queued else [line.render() for line in queued]
-    agenda = stamp_agenda(engine, state, body.agenda) if body.agenda_given else plan.agenda
+    keyed = merge_agenda(plan.agenda, body.agenda_changes, period_of(engine, state))
     # The message's lines were written for the questions open now: those may take a line past the
     # script's head (core/script_order.py), as may any question while the script runs.
     fresh = tuple(sorted(d.key for d in engine.pending(state) if d.role == role)) if script is not queued \
         else plan.fresh
     # Orders filed: from now on the game's standing defaults answer what the player's own orders do not.
-    filed, merged = merge_standing(replace(plan, script=script, agenda=agenda, fresh=fresh, ask_first=False),
+    filed, merged = merge_standing(replace(plan, script=script, agenda=keyed.agenda, fresh=fresh, ask_first=False),
                                    body.standing_changes)
-    return Filing(filed, positions, frozenset(line.line_no for line in body.agenda),
+    return Filing(filed, positions, {number: line.line_no for number, line in keyed.stands_for.items()}, keyed,
                   [line.render() for line in kept], dropped, standing_notes(engine, role, filed, merged),
                   dict(merged.effects))
-
-
-def stamp_agenda(engine: Engine[Any], state: Any, agenda: Sequence[AgendaLine]) -> list[AgendaLine]:
-    """The message's keyed orders, marked with the game's current period so they expire with it."""
-    period = period_of(engine, state)
-    return [replace(line, period=period) for line in agenda]
 
 
 def standing_only(engine: Engine[Any], role: str, plan: Plan, body: ParsedBody) -> Filing:

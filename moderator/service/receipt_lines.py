@@ -61,12 +61,14 @@ def script_fates(script: Sequence[ScriptLine], remaining: Sequence[ScriptLine],
 
 
 def settle_lines(receipt: dict[str, Any], positions: dict[int, int], fates: Sequence[Fate],
-                 agenda_lines: frozenset[int], agenda_used: set[int], check: bool = False,
-                 standing_why: Mapping[int, str] | None = None) -> None:
+                 agenda_lines: Mapping[int, int], agenda_used: set[int], check: bool = False,
+                 standing_why: Mapping[int, str] | None = None, keyed_why: Mapping[int, str] | None = None) -> None:
     """Write each order line's status into the receipt (script lines by their place in the filed
-    script; keyed orders by whether a question used them; standing orders are filed, each with what it
-    did: `standing_why`, by line number)."""
-    standing_why = standing_why or {}
+    script; keyed orders by whether a question used them (`agenda_lines`: each ON line's number -> the
+    number of the agenda line that stands for it, kept in the receipt when it is another's); ON CLEAR
+    and an ON line already waiting with what it did (`keyed_why`); standing orders are filed, each with
+    what it did: `standing_why`, by line number)."""
+    standing_why, keyed_why = standing_why or {}, keyed_why or {}
     labels = CHECK_LABELS if check else LABELS
     for line in receipt.get("lines", []):
         if line.get("status") in ("ignored", "refused", "not applied"):
@@ -75,8 +77,12 @@ def settle_lines(receipt: dict[str, Any], positions: dict[int, int], fates: Sequ
         if number in positions and positions[number] < len(fates):
             fate = fates[positions[number]]
         elif number in agenda_lines:
+            if agenda_lines[number] != number:  # the same line filed before stands for it (core/agenda.py)
+                line["stands_for"] = agenda_lines[number]
             fate = Fate("ran") if number in agenda_used else \
-                Fate("queued", "a keyed order: used by the first question it fits this turn")
+                Fate("queued", keyed_why.get(number, "a keyed order: used by the first question it fits this turn"))
+        elif number in keyed_why:
+            fate = Fate("filed", keyed_why[number])
         elif number in standing_why:
             fate = Fate("filed", standing_why[number])
         else:
@@ -92,7 +98,8 @@ def catch_up(receipts: Sequence[dict[str, Any]], answers: Sequence[dict[str, Any
     for receipt in receipts:
         for line in receipt.get("lines", []):
             if line.get("status") == "queued":
-                fate = _later_fate(line["line_no"], str(line.get("canonical") or ""), answers, holds)
+                fate = _later_fate(line.get("stands_for", line["line_no"]), str(line.get("canonical") or ""),
+                                   answers, holds)
                 if fate is not None:
                     mark(line, fate)
         if str(receipt.get("verdict", "")).startswith("Of your orders"):
@@ -123,6 +130,12 @@ def _later_fate(number: int, canonical: str, answers: Sequence[dict[str, Any]],
 EXPIRED_WHY = "its turn ended before a question fitted it"
 
 
+def expired_why(line: AgendaLine) -> str:
+    """Why a keyed line expired: no question fitted it, or one did and the engine refused the order
+    (core/runner.py keeps the last reason: the player's own order, judged as a held line is)."""
+    return f"its question came, but it was not legal then: {line.refused}" if line.refused else EXPIRED_WHY
+
+
 def mark_expired(receipts: Sequence[dict[str, Any]], expired: Sequence[AgendaLine]) -> list[AgendaLine]:
     """Keyed (ON) lines that expired unused when their turn ended: a receipt going out in the same mail
     that would still call them queued now says "not used" and why (a line is shown once, with its
@@ -133,15 +146,22 @@ def mark_expired(receipts: Sequence[dict[str, Any]], expired: Sequence[AgendaLin
         text, shown = agenda_line.render(), False
         for receipt in receipts:
             for line in receipt.get("lines", []):
-                if line.get("status") == "queued" and line.get("line_no") == agenda_line.line_no \
-                        and line.get("canonical") == text:
-                    mark(line, Fate("not used", EXPIRED_WHY))
+                if line.get("status") == "queued" and line.get("stands_for", line.get("line_no")) == \
+                        agenda_line.line_no and line.get("canonical") == text:
+                    mark(line, Fate("not used", expired_why(agenda_line)))
                     shown = True
                     if str(receipt.get("verdict", "")).startswith("Of your orders"):
                         receipt["verdict"] = summary(receipt)
         if not shown:
             rest.append(agenda_line)
     return rest
+
+
+def expired_listing(receipts: Sequence[dict[str, Any]], expired: Sequence[AgendaLine]) -> list[str]:
+    """The report's list of keyed lines that expired unused and no receipt of its mail shows (`mark_expired`),
+    each with why where its question came and the engine refused it."""
+    return [f"line {line.line_no}: {line.render()}" + (f" ({expired_why(line)})" if line.refused else "")
+            for line in mark_expired(receipts, expired)]
 
 
 def mark(line: dict[str, Any], fate: Fate, labels: dict[str, str] = LABELS) -> None:

@@ -4,7 +4,7 @@ secret: the player's commands (listed in mail/commands.py), then the orders (DES
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -15,7 +15,7 @@ from sqlmodel import Session
 from moderator.clock import Clock
 from moderator.core.errors import ParseError
 from moderator.core.human import YesNo, closest_answer, kinds_of_line, yes_no_answers, yes_no_word
-from moderator.core.plans import ParsedBody, Plan, ScriptLine, parse_body
+from moderator.core.plans import AgendaLine, ParsedBody, Plan, ScriptLine, parse_body
 from moderator.core.runner import Runner
 from moderator.mail.compose import make_message_id
 from moderator.mail.envelope import Envelope
@@ -290,7 +290,7 @@ class SeatDesk:
         waiting = len(filing.plan.script)
         if game.status == "paused":
             settle_lines(receipt, filing.positions, [Fate("queued", "the referee has paused the game")] * waiting,
-                         filing.agenda_lines, set(), standing_why=filing.standing_why)
+                         filing.agenda_lines, set(), standing_why=filing.standing_why, keyed_why=keyed_why(filing))
             receipt["verdict"] = (f"{summary(receipt)} The referee has paused the game; your orders wait until it "
                                   f"resumes.")
             return self.replies.seat_receipt(session, table, seat, receipt, "receipt")
@@ -300,9 +300,12 @@ class SeatDesk:
             session.add(game)
             when = f"after a short change-of-mind delay, at {now + delay:%H:%M} UTC"
             settle_lines(receipt, filing.positions, [Fate("queued", f"runs {when}")] * waiting,
-                         filing.agenda_lines, set(), standing_why=filing.standing_why)
+                         filing.agenda_lines, set(), standing_why=filing.standing_why, keyed_why=keyed_why(filing))
+            # A new message's ON lines are added to the keyed orders (core/agenda.py): only ON CLEAR drops them.
+            keyed = " (its ON lines are added to your keyed orders; ON CLEAR drops those)" if filing.agenda_lines \
+                else ""
             receipt["verdict"] = (f"{summary(receipt)} Your orders run {when}; until then a new message "
-                                  f"replaces them.")
+                                  f"replaces them{keyed}.")
             return self.replies.seat_receipt(session, table, seat, receipt, "receipt")
         result = self.turns.run(table, now, receipts={seat.role: receipt},
                                 settle=lambda result, plans: settle_run(table, seat.role, filing, receipt, result,
@@ -364,13 +367,37 @@ def script_clear(envelope: Envelope, receipt: dict[str, Any]) -> bool:
 def settle_run(table: Table, role: str, filing: Filing, receipt: dict[str, Any], result: RunResult,
                plans: dict[str, Plan]) -> None:
     """Once the run is done: what became of each line of the message, and the receipt's verdict."""
-    steps = [s for s in result.steps if s.role == role]
     log = [(line, status, why) for who, line, status, why in result.script_log if who == role]
     fates = script_fates(filing.plan.script, plans[role].script, log, waits_for(table, role))
     settle_lines(receipt, filing.positions, fates, filing.agenda_lines,
-                 {s.line_no for s in steps if s.source == "agenda" and s.line_no is not None},
-                 standing_why=filing.standing_why)
+                 keyed_used(filing, [line for who, line in result.keyed_used if who == role]),
+                 standing_why=filing.standing_why, keyed_why=keyed_why(filing, plans[role].agenda))
     receipt["verdict"] = summary(receipt)
+
+
+def keyed_used(filing: Filing, used: Sequence[AgendaLine]) -> set[int]:
+    """The message's ON lines whose agenda line a question used (each line is used once)."""
+    left = list(used)
+    found = set()
+    for number, line in (filing.keyed.stands_for.items() if filing.keyed else ()):
+        if line in left:
+            left.remove(line)
+            found.add(number)
+    return found
+
+
+def keyed_why(filing: Filing, agenda: Sequence[AgendaLine] = ()) -> dict[int, str]:
+    """What an ON CLEAR did, or that an ON line waited already, by line number (core/agenda.py); for an
+    ON line still on `agenda` (the seat's, after the run) that a question came for and the engine refused,
+    the reason (core/runner.py), so the receipt does not say only that it waits."""
+    if filing.keyed is None:
+        return {}
+    why = dict(filing.keyed.effects)
+    refused = {line: line.refused for line in agenda if line.refused}
+    for number, line in filing.keyed.stands_for.items():
+        if line in refused:
+            why[number] = f"its question came, but it was not legal then: {refused[line]}; it waits for a later one"
+    return why
 
 
 def waits_for(table: Table, role: str) -> Callable[[ScriptLine], str]:
@@ -407,12 +434,11 @@ def check(table: Table, seat: Seat, body: ParsedBody, continue_at: int | None, c
     trial = replace(filing.plan, script=list(filing.plan.script), standing=list(filing.plan.standing),
                     agenda=list(filing.plan.agenda))
     advance = Runner(engine).advance(table.state, {role: trial}, dry_run_rng(), may_answer=lambda d: d.role == role)
-    steps = [s for s in advance.steps if s.role == role]
     log = [(line, status, why) for who, line, status, why in advance.script_log if who == role]
     fates = script_fates(filing.plan.script, trial.script, log, waits_for(table, role))
     settle_lines(receipt, filing.positions, fates, filing.agenda_lines,
-                 {s.line_no for s in steps if s.source == "agenda" and s.line_no is not None}, check=True,
-                 standing_why=filing.standing_why)
+                 keyed_used(filing, [line for who, line in advance.keyed_used if who == role]), check=True,
+                 standing_why=filing.standing_why, keyed_why=keyed_why(filing))
     receipt["notes"].extend(filing.notes(check=True))
     receipt.update(standing_said(filing, check=True))
     asked = [d for d in advance.waiting if d.role == role]

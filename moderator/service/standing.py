@@ -107,10 +107,11 @@ def answered_line(answered: Mapping[str, Any]) -> str:
     answer was not legal then, the line says so and names that order: no deadline passed (core/runner.py)."""
     text, prompt, others, choices = answered["text"], answered["prompt"], answered["others"], answered["choices"]
     who = answered_by(answered["source"], text, answered.get("unfit", ""), answered.get("unfit_source", ""),
-                      answered.get("deadline", False), answered.get("unfit_reason", ""))
+                      answered.get("deadline", False), answered.get("keyed_unfit", ()),
+                      answered.get("unfit_reason", ""))
     listed = " | ".join(group_options(others))
     question = question_head(prompt)
-    if not others:  # listed only because a standing order could not be used: there was no choice
+    if not others:  # listed only because a standing or keyed order could not be used: there was no choice
         return f"{who} answered: {question} (the only legal answer)."
     if choices - 1 > len(others):
         # The question is past, so OPTIONS cannot show the rest; no total either: where the options are a
@@ -119,24 +120,43 @@ def answered_line(answered: Mapping[str, Any]) -> str:
     return f"{who} answered: {question} (you could have answered {listed})."
 
 
-def answered_by(source: str, text: str, unfit: str, unfit_source: str, deadline: bool, unfit_reason: str = "") -> str:
-    """Who answered: the player's standing order, the game's, or the game's default, and why; when a
-    standing order was passed over because its answer was not legal then, that order first, with the
+def answered_by(source: str, text: str, unfit: str, unfit_source: str, deadline: bool,
+                keyed: Sequence[Sequence[str]] = (), unfit_reason: str = "") -> str:
+    """Who answered: the player's standing order, the game's, or the game's default, and why; when the
+    player's keyed orders for the question were not legal then (`keyed`: each line as written, with the
+    engine's reason), or a standing order was passed over for that reason, those first, with the
     refusal's reason when the log kept it (answers logged before it did have none)."""
     if deadline:
         return f"The deadline passed: the default {text}"
-    if unfit:
-        whose = "Your standing order" if unfit_source == "standing" else "The game's standing default"
+    if unfit or keyed:
+        said = [keyed_not_legal(keyed)] if keyed else []
+        if unfit:
+            whose = "Your standing order" if unfit_source == "standing" else "The game's standing default"
+            why = f" ({unfit_reason})" if unfit_reason else ""
+            said.append(f"{whose if not keyed else whose[0].lower() + whose[1:]} {unfit} was not legal "
+                        f"{'either' if keyed else 'for this question'}{why}")
         answer = {"standing": "your standing order", "game-standing": "the game's standing default"}.get(
             source, "the game's default")
-        why = f" ({unfit_reason})" if unfit_reason else ""
-        return f"{whose} {unfit} was not legal for this question{why}, so {answer} {text}"
+        return f"{'; '.join(said)}, so {answer} {text}"
     if source == "standing":
         return f"Your standing order {text}"
     if source == "game-standing":
         return f"The game's standing default {text} (you filed none for this)"
     # logged before answers named the order that did not fit: only such a default is listed here
     return f"A standing order could not be used here, so the game's default {text}"
+
+
+def keyed_not_legal(keyed: Sequence[Sequence[str]]) -> str:
+    """`Your keyed order line 20, 'ON ...', was not legal for this question (why)`: the player's ON lines
+    the engine refused for the question (each "line N: ON ..."), with the engine's reason for that
+    player's own order (core/runner.py), as a held script line is told."""
+    named = []
+    for line, why in keyed:
+        number, _, order = line.partition(": ")
+        named.append((f"{number}, '{order}'", why))
+    if len(named) == 1:
+        return f"Your keyed order {named[0][0]}, was not legal for this question ({named[0][1]})"
+    return f"Your keyed orders {' and '.join(f'{n} ({why})' for n, why in named)} were not legal for this question"
 
 
 #: A question's first sentence longer than this is named by what comes before its colon.

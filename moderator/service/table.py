@@ -146,11 +146,12 @@ class Table:
         answered = []
         for _seq, entry_role, payload in self._unflushed_log(after, ("answer",), with_role=True):
             raw = json.loads(payload)
-            if entry_role == role and (raw.get("choices", 0) > 1 or raw.get("unfit")):
+            if entry_role == role and (raw.get("choices", 0) > 1 or raw.get("unfit") or raw.get("keyed_unfit")):
                 entry = {key: raw[key] for key in ("source", "text", "prompt", "others", "choices")}
                 # Only when set, so that a report's logged payload (and so the log's hashes) keeps its
-                # old form when no standing order failed to fit.
-                entry.update({key: raw[key] for key in ("unfit", "unfit_source", "unfit_reason") if raw.get(key)})
+                # old form when no standing or keyed order failed to fit.
+                entry.update({key: raw[key] for key in ("unfit", "unfit_source", "unfit_reason", "keyed_unfit")
+                              if raw.get(key)})
                 if (raw.get("events") or [{}])[0].get("kind") == "core.defaulted":
                     entry["deadline"] = True
                 answered.append(entry)

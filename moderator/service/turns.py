@@ -16,7 +16,7 @@ from jinja2 import Environment
 
 from moderator.core.contract import Decision, Engine, Event, Outcome
 from moderator.core.plans import Plan
-from moderator.core.runner import Hold, Runner, Step
+from moderator.core.runner import Advance, Hold, Runner, Step
 from moderator.mail.compose import make_message_id, thread_root
 from moderator.service.absences import push_past_absences
 from moderator.service.archive import archive_of
@@ -30,7 +30,7 @@ from moderator.service.cadence import (
     should_mail,
     take_held_receipts,
 )
-from moderator.service.receipt_lines import catch_up, mark_expired
+from moderator.service.receipt_lines import catch_up, expired_listing
 from moderator.service.referee_mail import RefereeMail, Turn
 from moderator.service.reports import Addressing, compose_report
 from moderator.service.table import Table, dumps
@@ -48,12 +48,22 @@ class RunResult:
     reports: list[Outbox] = field(default_factory=list)
     finished: bool = False
     expired: list[tuple[str, Any]] = field(default_factory=list)  # (role, AgendaLine) unused when a turn ended
+    keyed_used: list[tuple[str, Any]] = field(default_factory=list)  # (role, AgendaLine) used up, in order
     #: (role, ScriptLine, why): lines passed over whose question can no longer come (core/script_order.py)
     unused: list[tuple[str, Any, str]] = field(default_factory=list)
     #: (role, ScriptLine, status, why): every line that left a script (receipts are written from it)
     script_log: list[tuple[str, Any, str, str]] = field(default_factory=list)
     started_at: Mark | None = None  # where the game stood when the run began (for the end of a turn)
     digest: Outbox | None = None  # the referee's digest, when the run started or ended a game turn or the game
+
+    def take(self, advance: Advance) -> None:
+        """What one advance of the runner did, added to what the run did."""
+        self.steps.extend(advance.steps)
+        self.holds.extend(advance.holds)
+        self.expired.extend(advance.expired)
+        self.keyed_used.extend(advance.keyed_used)
+        self.unused.extend(advance.unused)
+        self.script_log.extend(advance.script_log)
 
 
 def deadline_hours(settings: DeadlineSettings, game_settings: dict[str, Any], decision: Decision) -> float:
@@ -125,11 +135,7 @@ class TurnRunner:
         while True:
             advance = runner.advance(table.state, plans, rng)
             table.state = advance.state
-            result.steps.extend(advance.steps)
-            result.holds.extend(advance.holds)
-            result.expired.extend(advance.expired)
-            result.unused.extend(advance.unused)
-            result.script_log.extend(advance.script_log)
+            result.take(advance)
             for step in advance.steps:
                 self._log_step(table, step, now)
             due = [d for d in advance.waiting if d.key in forced or self._is_due(table, d, now)]
@@ -299,8 +305,7 @@ class TurnRunner:
                        for line in plan.script] if plan else [],
             "standing": [s.render() for s in plan.standing] if plan else [],
             "agenda": [a.render() for a in plan.agenda] if plan else [],
-            "expired": [f"line {line.line_no}: {line.render()}"
-                        for line in mark_expired(receipts, [line for role, line in expired if role == seat.role])],
+            "expired": expired_listing(receipts, [line for role, line in expired if role == seat.role]),
             "deadlines": deadlines,
             "commitment": table.game.commitment,
             "seed": table.game.seed_hex if table.game.status == "over" else None,

@@ -3,6 +3,7 @@ with the game's period (DESIGN §4, as generalised for games with drawn activati
 
 from dataclasses import replace
 
+from moderator.core.agenda import merge_agenda
 from moderator.core.plans import ASK, Plan, Standing, parse_body
 from moderator.core.plans import Test as StandingTest
 from moderator.core.rng import RngRecord
@@ -117,5 +118,75 @@ def test_keyed_orders_expire_when_the_period_ends_and_the_runner_says_which():
 def test_plan_json_round_trip_keeps_the_agenda():
     state, _ = fresh()
     body = parsed(state, "north", "ON HP_BELOW 3: REST")
-    plan = Plan(agenda=[replace(body.agenda[0], period="R1")])
+    plan = Plan(agenda=[replace(body.agenda[0], period="R1", refused="not legal then")])
     assert Plan.from_json(plan.to_json()) == plan
+    assert Plan.from_json(plan.to_json()).agenda[0].refused == "not legal then"
+
+
+# ------------------------------------------------------------------ a message's ON lines add to the agenda
+
+
+def merged(state, agenda, text):
+    """The agenda after a message `text` (core/agenda.py), in round 1."""
+    body = parsed(state, "north", text)
+    return merge_agenda(agenda, body.agenda_changes, "R1")
+
+
+def test_a_message_s_on_lines_are_added_to_those_filed_before_not_put_in_their_place():
+    """notes/hand-narva.md, turn 8: ON lines filed at READY were dropped by a later message with one ON line."""
+    state, _ = fresh()
+    first = merged(state, [], "ON HP_BELOW 3: REST\nON LOST: ATTACK")
+    second = merged(state, first.agenda, "ON HP_BELOW 2: ATTACK")
+    assert [a.render() for a in second.agenda] == ["ON HP_BELOW 3: REST", "ON LOST: ATTACK", "ON HP_BELOW 2: ATTACK"]
+    assert second.kept == ("ON HP_BELOW 3: REST", "ON LOST: ATTACK") and second.dropped == ()
+    assert all(a.period == "R1" for a in second.agenda)
+
+
+def test_a_line_the_same_as_one_waiting_is_not_added_twice_but_one_written_twice_in_a_message_waits_twice():
+    state, _ = fresh()
+    first = merged(state, [], "ON ANY: REST\nON ANY: REST")
+    assert [a.line_no for a in first.agenda] == [1, 2]  # written twice: wanted twice
+    again = merged(state, first.agenda, "ON ANY: REST\nON HP_BELOW 3 AND LOST: ATTACK")
+    assert [a.line_no for a in again.agenda] == [1, 2, 2]  # its line 1 is the waiting line 1; line 2 is new
+    assert again.stands_for[1] is first.agenda[0] and "not added twice" in again.effects[1]
+    thrice = merged(state, again.agenda, "ON ANY: REST\nON ANY: REST\nON ANY: REST\nON LOST AND HP_BELOW 3: ATTACK")
+    assert [a.render() for a in thrice.agenda].count("ON ANY: REST") == 3
+    assert [a.render() for a in thrice.agenda].count("ON HP_BELOW 3 AND LOST: ATTACK") == 1  # tests in any order
+
+
+def test_a_line_of_an_ended_period_is_no_reason_not_to_add_the_same_line_now():
+    state, _ = fresh()
+    old = merged(state, [], "ON ANY: REST").agenda
+    now = merge_agenda([replace(old[0], period="R0")], parsed(state, "north", "ON ANY: REST").agenda_changes, "R1")
+    assert [a.period for a in now.agenda] == ["R0", "R1"] and now.kept == ()  # R0's expires in the runner
+
+
+def test_on_clear_drops_what_was_filed_before_wherever_it_stands_and_on_clear_with_a_test_only_those():
+    state, _ = fresh()
+    filed = merged(state, [], "ON ANY: REST\nON LOST: ATTACK\nON LOST: REST").agenda
+    cleared = merged(state, filed, "ON HP_BELOW 2: REST\nON CLEAR")
+    assert [a.render() for a in cleared.agenda] == ["ON HP_BELOW 2: REST"]
+    assert cleared.dropped == ("ON ANY: REST", "ON LOST: ATTACK", "ON LOST: REST") and cleared.effects[2] == \
+        "dropped 3 keyed orders"
+    some = merged(state, filed, "ON CLEAR LOST")
+    assert [a.render() for a in some.agenda] == ["ON ANY: REST"]
+    assert some.dropped == ("ON LOST: ATTACK", "ON LOST: REST")
+    assert [a.render() for a in merged(state, filed, "ON CLEAR ANY").agenda] == ["ON LOST: ATTACK", "ON LOST: REST"]
+    assert merged(state, filed, "ON CLEAR HP_BELOW 2").effects[1] == "you had no such keyed order"
+
+
+def test_on_clear_with_an_unknown_test_cannot_be_read():
+    state, _ = fresh()
+    body = parse_body([(1, "ON CLEAR HOLDING 4")], GRAMMAR, engine.lexicon(state, "north"), ["act"])
+    assert body.has_errors and "unknown test 'HOLDING'" in body.lines[0].error
+
+
+def test_a_keyed_order_refused_at_its_question_keeps_the_reason_and_the_answer_in_its_place_names_it():
+    """notes/hand-narva.md, defect 2: the engine's reason for refusing the player's own keyed order is
+    kept on the line (for its expiry) and on the answer that took its place (for the report)."""
+    result, plans, _, (low, _high) = run_counter_agenda("ON ANY: COUNTER {low}")
+    react = next(s for s in result.steps if s.kind == "react")
+    assert (react.text, react.source) == ("NONE", "game-standing")
+    reason = f"{low} has value 1; a counter needs 4 or more"  # the seed deals south a 1 (low_and_high)
+    assert react.keyed_unfit == ((f"line 1: ON ANY: COUNTER {low}", reason),)
+    assert [(a.line_no, a.refused) for a in plans["south"].agenda] == [(1, reason)]  # it waits, with the reason

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from moderator.core.plans import AgendaLine
+from moderator.core.plans import Test as KeyTest
+from moderator.service.receipt_lines import expired_listing
 from moderator.service.table import load_table
 from moderator.settings import DeadlineSettings
 from tests.conftest import flat, make_app, outbox_rows, seat_duel, text_of
@@ -333,3 +336,53 @@ def test_a_keyed_order_that_expires_in_the_run_its_message_started_is_shown_once
     assert "not used ON HP_BELOW 1: REST (its turn ended before a question fitted it)" in text
     assert "queued ON HP_BELOW 1" not in text and "KEYED ORDERS THAT WERE NOT USED" not in text
     assert "Of your orders, 1 ran and 1 was not used." in text
+
+
+def test_a_later_message_s_on_lines_are_added_to_the_keyed_orders_filed_before_and_the_receipt_says_so(duel):
+    """notes/hand-narva.md, turn 8: ON lines filed at READY were replaced, in silence, by a message that
+    answered a question with one ON line; the chits they were for were passed by default.  A later
+    message's ON lines are added (a line already waiting is not added twice); ON CLEAR <test> drops
+    those lines, and the receipt lists them with the way back."""
+    high = cards(duel, "south", low=False)[0]
+    duel.send("south", f"ON LOST: COUNTER {high}\nON HP_BELOW 5: COUNTER {high}\n")
+    start = last_id(duel)
+    duel.send("south", f"ON HP_BELOW 5: COUNTER {high}\nON ANY: NONE\n")
+    assert [a.render() for a in plan(duel, "south").agenda] == [
+        f"ON LOST: COUNTER {high}", f"ON HP_BELOW 5: COUNTER {high}", "ON ANY: NONE"]
+    text = report_with_receipt(duel, "south", start)
+    assert (f"queued ON HP_BELOW 5: COUNTER {high} (the same keyed order, line 5 of an earlier message, waits "
+            f"already, so it was not added twice)") in text
+    assert (f"This message's ON lines were added to the keyed orders you had filed for this turn, which still "
+            f"wait: ON LOST: COUNTER {high} / ON HP_BELOW 5: COUNTER {high}.") in text
+    start = last_id(duel)
+    duel.send("south", "ON CLEAR LOST\n")
+    assert [a.render() for a in plan(duel, "south").agenda] == [f"ON HP_BELOW 5: COUNTER {high}", "ON ANY: NONE"]
+    text = report_with_receipt(duel, "south", start)
+    assert "filed ON CLEAR LOST (dropped 1 keyed order)" in text
+    assert f"ON CLEAR dropped these keyed orders: ON LOST: COUNTER {high}. To get one back, send it again" in text
+
+
+def test_a_keyed_order_that_is_not_legal_when_its_question_comes_is_named_with_the_engine_s_reason(duel):
+    """notes/hand-narva.md, defect 2: "ON REINFORCEMENTS: MOVE ... TO 2730 STRATEGIC" (out of reach) came back
+    only as "found no question they fitted", while the same mail said the default answered that question.
+    South's keyed counter with a card of value 3 is refused at the reaction window (the Duel's counter
+    rule): the answer for south names the line and the engine's reason, and so does its receipt line."""
+    low = cards(duel, "south", low=True)
+    start = last_id(duel)
+    duel.send("south", f"COMMIT {low[1]}\nON ANY: COUNTER {low[0]}\n")
+    duel.send("north", f"ATTACK\nCOMMIT {hand(duel, 'north')[0]}\n")
+    text = report_with_receipt(duel, "south", start)
+    reason = f"{low[0]} has value 3; a counter needs 4 or more"
+    assert (f"Your keyed order line 5, 'ON ANY: COUNTER {low[0]}', was not legal for this question ({reason}), so "
+            f"the game's standing default NONE answered: Counter the attack") in text
+    assert f"not used ON ANY: COUNTER {low[0]} (its question came, but it was not legal then: {reason})" in text
+    assert "you filed none for this" not in text
+
+
+def test_a_keyed_order_listed_as_expired_says_why_where_its_question_came():
+    arriving = (KeyTest("REINFORCEMENTS"),)
+    refused = AgendaLine(7, "move", "MOVE A TO 2730", arriving, "T1", refused="2730 is out of reach")
+    unasked = AgendaLine(8, "move", "MOVE B TO 2731", arriving, "T1")
+    assert expired_listing([], [refused, unasked]) == [
+        "line 7: ON REINFORCEMENTS: MOVE A TO 2730 (its question came, but it was not legal then: 2730 is out of "
+        "reach)", "line 8: ON REINFORCEMENTS: MOVE B TO 2731"]

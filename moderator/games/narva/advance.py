@@ -3,8 +3,13 @@
 When the defender's hex is vacated, attacking units may move into it (the first hex must be the
 defender's, 9.6C) without MP and ignoring enemy ZOCs (9.6D); mechanized units may go one hex
 further (9.6.3) unless the first step crossed an unbridged minor river or entered a village or
-city (9.6.4B); HQs stacked with advancing units may go with them (9.6.5, 11.1.2).  The order
-``ADVANCE <units> [TO <hex>]`` moves a group; the question repeats until ``ADVANCE NONE``.
+city (9.6.4B); HQs stacked with advancing units may go with them (9.6.5, 11.1.2).
+
+``ADVANCE <units>`` is the whole answer: the attacker "may advance all, some, or none of its attacking
+units" (9.6B), so the units named advance and the others stay (ruling N-65).  Only after a group went
+on ``TO`` a second hex are the others asked again, because mechanized units of one combat may end in
+different hexes (9.6.3B); that question is about units the player chose not to name, so ``ADVANCE
+AUTO`` (the game's standing default) does not answer it: they advance only if named, else stay.
 """
 
 from __future__ import annotations
@@ -75,15 +80,22 @@ class Advance:
     def decisions(self, board: Board, frame: AdvanceFrame) -> list[Decision]:
         eligible = self._eligible(board, frame)
         names = ", ".join(board.unit(u).name for u in eligible)
-        prompt = (f"{frame['target']} is vacated: advance after combat (9.6)? Eligible: {names}. Mechanized units "
-                  f"may continue one hex (ADVANCE <unit> TO <hex>).")
-        options = ["ADVANCE AUTO", "ADVANCE NONE", *(f"ADVANCE {u}" for u in eligible
-                                                     if not board.is_hq(u))]
+        if frame["moved"]:  # a group went on TO a second hex (9.6.3B): the others, by name only
+            prompt = (f"{frame['target']} is vacated and a group has advanced: may others advance too (9.6.3B)? "
+                      f"Eligible: {names}. Only the units you name advance (ADVANCE <units> [TO <hex>]); the "
+                      f"others stay.")
+            first = ["ADVANCE NONE"]
+        else:
+            prompt = (f"{frame['target']} is vacated: advance after combat (9.6)? Eligible: {names}. The units you "
+                      f"name advance and the others stay; mechanized units may continue one hex (ADVANCE <unit> "
+                      f"TO <hex>), and then the others are asked again.")
+            first = ["ADVANCE AUTO", "ADVANCE NONE"]
+        options = [*first, *(f"ADVANCE {u}" for u in eligible if not board.is_hq(u))]
         return [ask(frame, frame["side"], "advance", prompt, options, "ADVANCE NONE",
                     context={"hex": frame["target"]})]
 
     def legal(self, board: Board, frame: AdvanceFrame, decision: Decision) -> list[Order]:
-        out = [Order.make("advance", "none"), Order.make("advance", "auto")]
+        out = [Order.make("advance", "none")] + ([] if frame["moved"] else [Order.make("advance", "auto")])
         for uid in [u for u in self._eligible(board, frame) if board.is_combat(u)][:3]:
             out.append(Order.make("advance", "units", units=(uid,)))
         return out
@@ -95,6 +107,10 @@ class Advance:
             board.pop()
             return
         eligible = self._eligible(board, frame)
+        if order.form == "auto" and frame["moved"]:
+            board.fail("ADVANCE AUTO answers only the first advance question: after a group has advanced, the "
+                       "others advance only if you name them (9.6B, ruling N-65)",
+                       [f"ADVANCE {u}" for u in eligible if not board.is_hq(u)][:2] + ["ADVANCE NONE"])
         if order.form == "auto":
             # Deadline/standing answer: the strongest eligible units, up to the stacking limit, one hex.
             chosen: list[str] = []
@@ -129,7 +145,9 @@ class Advance:
                 board.fail(f"{second} would be overstacked (7.1)")
         answered(frame)
         self._move(board, frame, chosen, second)
-        if not self._combat_left(board, frame):
+        # The named units are the answer (9.6B): the others stay, unless this group went on to a second
+        # hex and others could still advance, to end elsewhere (9.6.3B).
+        if second is None or not self._combat_left(board, frame):
             # this frame, not the top one: an overrun (9.6.6) has pushed a displacement above it
             board.stack[:] = [f for f in board.stack if f is not frame]
 

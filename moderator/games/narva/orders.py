@@ -57,7 +57,8 @@ SPECS = [
               "the best paths under 9.5.", ("RETREAT VIA 3025",)),
     OrderSpec("retreat", "auto", "RETREAT AUTO", "The moderator picks the best retreat (9.5, then toward supply)."),
     OrderSpec("advance", "units", "ADVANCE <units:unit...> [TO <hex:hex>]",
-              "Advance into the vacated hex; mechanized units may continue TO an adjacent hex (9.6.3).",
+              "Advance the units named into the vacated hex (the others stay, 9.6B); mechanized units may "
+              "continue TO an adjacent hex (9.6.3), and then the others are asked again.",
               ("ADVANCE 381 456", "ADVANCE PZ TO 2232")),
     OrderSpec("advance", "auto", "ADVANCE AUTO", "Advance the strongest eligible units, up to the stacking limit."),
     OrderSpec("advance", "none", "ADVANCE NONE", "Do not advance."),

@@ -11,7 +11,7 @@ and 2733, and the Kudrukula ferry crosses it between 2634 and 2734.
 from __future__ import annotations
 
 from tests.games.narva.fight import asked, auto, board, fight, refused, where
-from tests.games.narva.helpers import answer, emitted
+from tests.games.narva.helpers import answer, decisions, emitted
 
 
 def soviet_attack_on_police(units, target, attackers, turn=2, die=4):
@@ -38,8 +38,18 @@ def test_9_6A_attackers_may_move_into_the_vacated_hex():
     assert asked(b) == ["advance"]
     answer(b, "ADVANCE 381")
     assert b.hex_of("109/381") == "2332"
-    answer(b, "ADVANCE NONE")
     assert b.hex_of("109/456") == "2431"
+
+
+def test_9_6B_the_units_named_are_the_whole_advance_and_the_others_stay():
+    """9.6B: "the attacker may advance all, some, or none of its attacking units" (ruling N-65).  The
+    tester's "ADVANCE FHH/PZG" (notes/hand-narva.md, defect 3) left FUS to be asked again, and the
+    default ADVANCE AUTO pulled it out of its village: the units named are the answer, the others stay."""
+    b = soviet_attack_on_police({"IND/30P": "2332", "109/381": "2432", "109/456": "2431"}, "2332",
+                                ["109/381", "109/456"])
+    answer(b, "ADVANCE 456")
+    assert "advance" not in asked(b)
+    assert where(b, "109/381", "109/456") == ["2432", "2332"]
 
 
 def test_9_6B_the_advance_is_optional():
@@ -126,6 +136,18 @@ def test_9_6_3B_mechanized_units_of_one_combat_may_end_in_different_hexes():
     answer(b, "ADVANCE PZ TO 2232")
     answer(b, "ADVANCE PZG TO 2231")
     assert where(b, "FHH/PZ", "FHH/PZG") == ["2232", "2231"]
+
+
+def test_9_6_3B_after_a_group_went_on_the_others_are_asked_again_and_advance_only_if_named():
+    """The question after a group went TO a second hex is about units the player did not name (9.6B,
+    ruling N-65): ADVANCE AUTO, the game's default, does not answer it, so they stay unless named."""
+    b = german_attack_on_reduced_381({"109/381": "2332", "FHH/PZ": "2432", "FHH/PZG": "2431"}, "2332",
+                                     ["FHH/PZ", "FHH/PZG"])
+    answer(b, "ADVANCE PZ TO 2232")
+    assert asked(b) == ["advance"] and "ADVANCE AUTO" not in decisions(b)[0].options
+    refused(b, "ADVANCE AUTO", because=r"ADVANCE AUTO answers only the first advance question.*\(9\.6B, ruling N-65\)")
+    answer(b, "ADVANCE NONE")
+    assert where(b, "FHH/PZ", "FHH/PZG") == ["2232", "2431"]
 
 
 def test_9_6_4A_mechanized_units_never_advance_across_an_unbridged_major_river():
