@@ -13,7 +13,7 @@ import pytest
 
 from moderator.games.narva.movement import step_cost
 from tests.games.narva.drive import cannot, moving, path
-from tests.games.narva.helpers import answer, emitted, position
+from tests.games.narva.helpers import answer, decisions, emitted, position
 from tests.refusals import refusal
 
 
@@ -42,7 +42,7 @@ def test_6_0A_a_unit_moves_as_far_as_its_movement_allowance():
     assert len(moved["path"]) == 5
     assert path(position({"61/162G": "2132"}), "61/162G", "2533").cost == 4
     refused(position({"61/162G": "2132"}), "german", "61/162G", "2633",
-            because=r"162G cannot reach 2633 from 2132 with 4 MP$")
+            because=r"162G cannot reach 2633 from 2132 with 4 MP(; did you mean|$)")
 
 
 def test_6_0B_a_unit_that_has_moved_cannot_move_again_after_another_unit_moved():
@@ -98,7 +98,7 @@ def test_6_1_example_infantry_may_always_move_one_hex_even_at_5_mp():
 def test_6_1C_the_minimum_move_is_one_hex_only():
     """The one-hex move of 6.1C is the unit's whole move: from 2722 it cannot go on past 2821."""
     board = position({"109/381": "2722", "FHH/MOK": "2922"}, turn=1)
-    refused(board, "soviet", "109/381", "2820", because=r"381 cannot reach 2820 from 2722 with 4 MP$")
+    refused(board, "soviet", "109/381", "2820", because=r"381 cannot reach 2820 from 2722 with 4 MP(; did you mean|$)")
 
 
 def test_6_1C_without_the_ezoc_the_same_crossing_is_an_ordinary_3_mp_move():
@@ -218,7 +218,7 @@ def test_6_2_1C_after_turn_7_the_winter_trail_hexes_are_normal_swamp():
     board = position({"109/657": "1921"}, turn=8)
     assert path(board, "109/657", "1722").cost == 4
     refused(position({"109/657": "1921"}, turn=8), "soviet", "109/657", "1623",
-            because=r"657 cannot reach 1623 from 1921 with 4 MP$")
+            because=r"657 cannot reach 1623 from 1921 with 4 MP(; did you mean|$)")
 
 
 def test_6_2_1C_a_random_event_prolongs_the_winter_trail_to_turn_8():
@@ -463,7 +463,7 @@ def test_6_4_1A_strategic_movement_along_the_rollbahn_costs_a_quarter():
     assert board.hex_of("61/162G") == "1730"
     assert len(moved["path"]) == 17
     refused(position({"61/162G": "0131"}), "german", "61/162G", "1730",
-            because=r"162G cannot reach 1730 from 0131 with 4 MP$")
+            because=r"162G cannot reach 1730 from 0131 with 4 MP(; did you mean|$)")
     refused(position({"61/162G": "0131"}), "german", "61/162G", "1830", "STRATEGIC",
             because=r"162G cannot reach 1830 from 0131 with 4 MP by road \(strategic movement, 6\.4")
 
@@ -634,7 +634,7 @@ def test_10_3_2_an_isolated_units_ma_is_halved_exactly():
     assert board.movement_allowance("61/61F") == 2.5
     assert move(board, "german", "61/61F", "0630")["path"][-1] == "0630"
     refused(position({"61/61F": "0131"}, supply={"61/61F": "isolated"}), "german", "61/61F", "0731",
-            because=r"61F cannot reach 0731 from 0131 with 2\.5 MP$")
+            because=r"61F cannot reach 0731 from 0131 with 2\.5 MP(; did you mean|$)")
 
 
 def test_10_3_1B_out_of_supply_units_keep_their_full_ma():
@@ -686,3 +686,18 @@ def test_6_2_2_1A_a_frozen_ferry_hexside_is_crossed_as_a_frozen_river():
     answer(board, "MOVE 743 TO 2634")
     assert board.hex_of("43/593") == board.hex_of("43/743") == "2634"
     assert not any("ferry" in e["how"] for e in emitted(board, "moved"))
+
+
+def test_a_refused_move_suggests_the_unit_s_legal_moves_nearest_the_hex_asked_for():
+    """notes/hand-narva.md, defect 8: a MOVE into swamp (6.1B) was answered "the closest legal answer now:
+    'MOVE FHH/PZG TO 1929'", the one move of that unit the question lists, seven hexes away, when hexes
+    next to the one asked for were legal.  The refusal names the unit's legal moves nearest the hex asked
+    for, among all the hexes it can reach."""
+    board = position({"FHH/AA": "2322"})
+    moving(board, "german", "FHH/AA")
+    assert "MOVE FHH/AA TO 2323" in decisions(board)[0].options  # the question's sample, two hexes from 2321
+    error = cannot(board, "MOVE FHH/AA TO 2321", because=r"AA may not enter 2321: its terrain \(swamp\) is "
+                                                          r"prohibited to mechanized units off road \(6\.1B, TEC\)")
+    assert error.suggestions == ("MOVE FHH/AA TO 2220", "MOVE FHH/AA TO 2320")
+    assert [board.scenario.distance(s.split()[-1], "2321") for s in error.suggestions] == [1, 1]
+    assert board.scenario.distance("2323", "2321") == 2
