@@ -100,6 +100,17 @@ def headline(table: Table) -> list[str]:
             f"Status: {table.game.status}"]
 
 
+def score_line(table: Table) -> list[str]:
+    """Where the score stands, as the game counts it (its reports print the same: VP on the track);
+    none for a game without such a measure.  (Asked by hand: STATUS gave no VP.)"""
+    if table.state is None or table.game.status != "running":
+        return []
+    score = table.engine.score_now(table.state)
+    if score is None or not score.score:
+        return []
+    return [wrap("Score now: " + ", ".join(f"{name} {value}" for name, value in score.score.items()), "       ", "")]
+
+
 def phase_words(table: Table) -> str:
     """The phase in words with its label for a PHASE line: `turn 3 (June 13-15), Axis action phase (T3-AXIS)`."""
     title, label = table.engine.phase_title(table.state), table.game.phase_label
@@ -108,7 +119,7 @@ def phase_words(table: Table) -> str:
 
 def status_text(table: Table, seat: Seat, now: datetime | None = None) -> str:
     """A player's STATUS: the phase, who owes which decision by when (their own in full), their plans."""
-    lines = [*headline(table), "", f"WHO OWES WHAT (times in {seat.timezone or 'UTC'})"]
+    lines = [*headline(table), *score_line(table), "", f"WHO OWES WHAT (times in {seat.timezone or 'UTC'})"]
     lines += [wrap(line, "    ", "  - ") for line in owed_lines(owed_decisions(table), seat.role, seat.timezone, now)]
     plan = table.plan(seat.role)
     if plan.script:

@@ -146,3 +146,21 @@ def test_every_mail_of_a_seat_threads_under_one_root(app):
         assert mail["Thread-Index"] == mails[1]["Thread-Index"] and mail["Thread-Topic"] == mails[0]["Thread-Topic"]
         assert mail["List-Id"] == f"<{created.game_id}.demo.test>"
         assert mail["Reply-To"] == "moderator@demo.test"
+
+
+def test_status_says_where_the_score_stands_for_a_game_that_counts_one():
+    """Played by hand: STATUS named who owed what but not the VP, which every report prints."""
+    from types import SimpleNamespace
+
+    from moderator.core.rng import RngRecord
+    from moderator.games.vmt.engine import engine as vmt
+    from moderator.service.owed import score_line
+    from tests.testgame.duel import engine as duel
+
+    for engine, expected in ((vmt, ["Score now: axis VP 0, soviet VP 12"]), (duel, [])):
+        rng = RngRecord("status", bytes(32), ["a", "b"]).rng()
+        state = engine.setup(engine.info.scenario().name, engine.info.chosen_options({}), rng)
+        table = SimpleNamespace(state=state, engine=engine, game=SimpleNamespace(status="running"))
+        assert score_line(table) == expected  # type: ignore[arg-type]
+    table = SimpleNamespace(state=state, engine=vmt, game=SimpleNamespace(status="over"))
+    assert score_line(table) == []  # type: ignore[arg-type]
