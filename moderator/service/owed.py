@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from moderator.core.contract import Engine
+from moderator.core.contract import Decision, Engine
 from moderator.render.texts import wrap
 from moderator.service.cadence import short_time
 from moderator.service.table import Table
@@ -74,6 +74,15 @@ def owed_line(owed: Owed, reader: str, tz: str, now: datetime | None = None) -> 
 def kind_named(kind: str, title: str) -> str:
     """A kind of question as a reader who is not asked it sees it: `"Retreat" (retreat)`."""
     return f'"{kind}"' if title == kind else f'"{title}" ({kind})'
+
+
+def next_decision_of(engine: Engine[Any], decision: Decision) -> str:
+    """Another role's open question as its public facts name it (the role, whether it is a reaction, the
+    grammar's title for its kind: what STATUS shows), never its prompt or options, which may name what
+    only that role knows: `the Axis's next reaction, on "Air Strike (reaction)" (air)`."""
+    asked = "reaction" if decision.interrupts is not None else "decision"
+    title = engine.grammar.kind_titles.get(decision.kind, decision.kind)
+    return f"the {role_title(decision.role)}'s next {asked}, on {kind_named(decision.kind, title)}"
 
 
 def owed_lines(owed: Sequence[Owed], reader: str, tz: str, now: datetime | None = None) -> list[str]:

@@ -13,6 +13,7 @@ from jinja2 import Environment
 from sqlmodel import Session
 
 from moderator.clock import Clock
+from moderator.core.contract import Decision, Engine
 from moderator.core.errors import ParseError
 from moderator.core.human import YesNo, closest_answer, kinds_of_line, yes_no_answers, yes_no_word
 from moderator.core.plans import AgendaLine, ParsedBody, Plan, ScriptLine, parse_body
@@ -24,7 +25,7 @@ from moderator.service.absences import record_absence
 from moderator.service.entropy import EntropyDesk, is_revealing
 from moderator.service.filing import Filing, dry_run_rng, file_orders, standing_only
 from moderator.service.options import every_answer, options_text
-from moderator.service.owed import status_text
+from moderator.service.owed import next_decision_of, status_text
 from moderator.service.receipt_lines import Fate, mark, mark_all, script_fates, settle_lines, summary
 from moderator.service.replies import Outcome, Replies, receipt_of
 from moderator.service.reports import Addressing, help_text
@@ -400,19 +401,22 @@ def keyed_why(filing: Filing, agenda: Sequence[AgendaLine] = ()) -> dict[int, st
     return why
 
 
-def waits_for(table: Table, role: str) -> Callable[[ScriptLine], str]:
-    """A queued line's reason: the kind of question it waits for (in the grammar's words)."""
+def waits_for(table: Table, role: str, past_the_check: bool = False) -> Callable[[ScriptLine], str]:
+    """A queued line's reason: the kind of question it waits for (in the grammar's words); in a CHECK that
+    stopped at another player's question, first that the line lies past it (hand-vmt.md D3: DONE 'would
+    wait' for the very question it answers, and nothing said the check went no further)."""
     engine = table.engine
     lexicon = engine.lexicon(table.state, role)
+    past = "past where the check stopped; " if past_the_check else ""
 
     def reason(line: ScriptLine) -> str:
         if line.is_stop:
-            return "ends the script there"
+            return f"{past}ends the script there"
         try:
             kind = engine.grammar.parse(line.text, lexicon).kind
         except ParseError:
-            return "waits for a later question"
-        return f"waits for: {engine.grammar.kind_titles.get(kind, kind)}"
+            return f"{past}waits for a later question"
+        return f"{past}waits for: {engine.grammar.kind_titles.get(kind, kind)}"
     return reason
 
 
@@ -435,17 +439,31 @@ def check(table: Table, seat: Seat, body: ParsedBody, continue_at: int | None, c
                     agenda=list(filing.plan.agenda))
     advance = Runner(engine).advance(table.state, {role: trial}, dry_run_rng(), may_answer=lambda d: d.role == role)
     log = [(line, status, why) for who, line, status, why in advance.script_log if who == role]
-    fates = script_fates(filing.plan.script, trial.script, log, waits_for(table, role))
+    asked = [d for d in advance.waiting if d.role == role]
+    others = [d for d in advance.waiting if d.role != role]
+    fates = script_fates(filing.plan.script, trial.script, log, waits_for(table, role, bool(others) and not asked))
     settle_lines(receipt, filing.positions, fates, filing.agenda_lines,
                  keyed_used(filing, [line for who, line in advance.keyed_used if who == role]), check=True,
                  standing_why=filing.standing_why, keyed_why=keyed_why(filing))
     receipt["notes"].extend(filing.notes(check=True))
     receipt.update(standing_said(filing, check=True))
-    asked = [d for d in advance.waiting if d.role == role]
     then = f" You would then be asked: {'; '.join(d.prompt.rstrip('.') for d in asked)}." if asked else ""
-    receipt["verdict"] = (f"CHECK only: nothing was applied. {summary(receipt, check=True)}{then} The check stops "
-                          f"where another player must answer, and its dice are not the game's, so later results "
-                          f"may differ.")
+    receipt["verdict"] = (f"CHECK only: nothing was applied. {summary(receipt, check=True)}{then}"
+                          f"{where_the_check_stopped(engine, others, bool(asked))} Its dice are not the game's, so "
+                          f"later results may differ.")
+
+
+def where_the_check_stopped(engine: Engine[Any], others: Sequence[Decision], asked: bool) -> str:
+    """Where a CHECK's dry run stopped: at another player's question (it answers none: issue 13, no one
+    else's plan is read), named by its public facts only, so the answer is the same whatever that player
+    holds; or at the sender's own.  Empty when nothing is open (the game would end)."""
+    if asked:
+        return " The check stops there, at your own question."
+    if not others:
+        return ""
+    named = " and ".join(dict.fromkeys(next_decision_of(engine, d) for d in others))
+    return (f" The check stopped at {named}: it never answers for another player. Your lines still waiting "
+            f"would be taken in order when play reaches them.")
 
 
 def standing_said(filing: Filing, check: bool = False) -> dict[str, list[str]]:

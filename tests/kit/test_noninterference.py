@@ -3,7 +3,7 @@ of random games of every game with a secret (every rule option played too: VMT's
 Narva with fog on and off), one role's secrets are changed as the rules allow nobody else to
 notice, and every other role's report (text), view (from which the HTML and the map are drawn),
 STATUS (who owes what) and CHECK of a first legal order (the dry run's steps, holds and the
-questions it would lead to) must be byte for byte what they were.  The owner's own report must
+questions it would lead to, and where it stopped) must be byte for byte what they were.  The owner's own report must
 change somewhere in the game, so the check can fail.
 
 What a role's secrets are, and how they may change unseen, is the game's: a hand traded for cards
@@ -32,6 +32,7 @@ from moderator.registry import Registry
 from moderator.service.filing import dry_run_rng
 from moderator.service.owed import open_questions, owed_lines
 from moderator.service.reports import report_text
+from moderator.service.seat_mail import where_the_check_stopped
 from tests.conftest import make_app
 from tests.kit.games import EVERY, game_id, settings_for, variants_for
 from tests.kit.noninterference import PAYLOAD
@@ -217,7 +218,10 @@ class Interference:
             return f"refused: {error}"
         said = [f"would run {s.text}" for s in advance.steps if s.role == viewer]
         said += [f"held: {h.reason}" for h in advance.holds if h.role == viewer]
-        return "\n".join(said + [f"then asked: {d.prompt}" for d in advance.waiting if d.role == viewer])
+        asked = [d for d in advance.waiting if d.role == viewer]
+        # Where the check stopped names another role's question by its public facts: the same in both worlds.
+        stopped = where_the_check_stopped(self.engine, [d for d in advance.waiting if d.role != viewer], bool(asked))
+        return "\n".join(said + [f"then asked: {d.prompt}" for d in asked] + [stopped])
 
 
 @pytest.mark.parametrize(("engine", "options", "seed"), CASES)

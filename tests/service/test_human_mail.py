@@ -293,7 +293,10 @@ def test_check_says_what_each_line_would_do(duel):
     outcome = duel.send("north", f"CHECK\nHello,\nATTACK\nCOMMIT {hand(duel, 'north')[0]}\nREST\n")
     text = flat(text_of(outcome.replies[0].raw))
     assert "would run ATTACK" in text and "would run COMMIT" in text
-    assert "would wait REST (waits for: Your turn)" in text and "ignored Hello," in text
+    assert "would wait REST (past where the check stopped; waits for: Your turn)" in text and "ignored Hello," in text
+    assert ("The check stopped at the South's next decision, on \"Face-down commitment\" (commit): it never "
+            "answers for another player. Your lines still waiting would be taken in order when play reaches "
+            "them.") in text
     assert "Sent now, of your orders 2 would run and 1 would wait." in text and duel.fingerprint() == before
 
 
@@ -316,6 +319,10 @@ def test_check_answers_the_same_whatever_the_opponent_holds(duel):
     assert hand(duel, "south") != south
     second = text_of(duel.send("north", ask).replies[0].raw)
     assert first == second
+    # Where the check stopped is said (south's question by its public facts), and none of south's cards
+    # either time: the sentence could not carry them and be the same.
+    assert "The check stopped at the South's next decision" in flat(first)
+    assert not [card for card in {*south, *hand(duel, "south")} - set(hand(duel, "north")) if card in first]
 
 
 def test_options_lists_every_answer_of_the_question_asked_grouped(duel):

@@ -143,15 +143,19 @@ def test_a_new_if_line_is_told_what_is_tried_before_it_and_first_puts_it_ahead(s
 # ------------------------------------------------------------------ scripts on the hand-played game's states
 
 
-def vmt_at(tmp_path, state_name: str) -> Seated:
-    """A VMT game by mail, both seats taken, set to the hand-played game's state `state_name`."""
+def vmt_at(tmp_path, state_name: str | None) -> Seated:
+    """A VMT game by mail, both seats taken, set to the hand-played game's state `state_name` (None: as set up)."""
     app = make_app(tmp_path, registry=product_registry())
     addresses = {"axis": "axis@players.test", "soviet": "soviet@players.test"}
     created = app.create_game("vmt", addresses=addresses, referee_address="ref@players.test")
     secrets = {}
     for role in ("axis", "soviet"):
-        outcome = app.receive(player_mail(addresses[role], f"JOIN {created.invitations[role]}\n"))
+        # A new game's dice come from the seed and the players' entropy: fixed here, as the tests replay it.
+        entropy = f"ENTROPY {role}-dice\n" if state_name is None else ""
+        outcome = app.receive(player_mail(addresses[role], f"JOIN {created.invitations[role]}\n{entropy}"))
         secrets[role] = re.search(r"Your secret is (\S+)\.", text_of(outcome.replies[0].raw)).group(1)
+    if state_name is None:
+        return Seated(app, created.game_id, secrets, addresses, created.referee_secret)
     with app.db.session() as session:
         table = load_table(session, app.registry, created.game_id, for_update=True)
         table.state = table.engine.load_state((Path(__file__).parent.parent / "hand_vmt" / f"{state_name}.json")
@@ -189,6 +193,57 @@ def test_check_of_s34_says_the_assets_line_would_not_be_used_and_why(tmp_path):
     assert ("would not be used ASSETS NONE (its question did not come before a card question opened the next "
             "round)") in text
     assert "8 would run and 1 would not be used" in text
+
+
+def soviet_to_act(tmp_path, monkeypatch) -> Seated:
+    """A new VMT game (fixed seed) in the Soviet's first action phase: the Axis discarded, bombarded and passed."""
+    monkeypatch.setattr("moderator.service.games.new_seed", lambda: bytes(range(2, 34)))
+    seated = vmt_at(tmp_path, None)
+    seated.send("axis", "DISCARD NONE\nEND\nPASS\n")
+    assert [d.prompt.split(":")[0] for d in pending(seated)] == ["Your action phase"]
+    return seated
+
+
+def pending(seated: Seated):
+    with seated.app.db.session() as session:
+        table = load_table(session, seated.app.registry, seated.game_id)
+        return table.engine.pending(table.state)
+
+
+CHECK_D3 = "CHECK\nASSAULT GROUP A06 TO A02\nDONE\nEND\n"
+
+
+def test_check_says_where_it_stopped_and_that_the_rest_is_taken_in_order(tmp_path, monkeypatch):
+    """hand-vmt.md D3: after the assault's first line every line 'would wait', DONE 'for: Moving activated
+    blocks', the very question it answers, and the check said only that it stops where another must answer."""
+    text = flat(text_of(soviet_to_act(tmp_path, monkeypatch).send("soviet", CHECK_D3).replies[0].raw))
+    assert "would run ASSAULT GROUP A06 TO A02" in text
+    assert "would wait DONE (past where the check stopped; waits for: Moving activated blocks)" in text
+    assert ("The check stopped at the Axis's next reaction, on \"Air Strike (Axis reaction)\" (air): it never "
+            "answers for another player. Your lines still waiting would be taken in order when play reaches "
+            "them.") in text
+
+
+def test_where_the_check_stopped_is_said_the_same_whatever_the_axis_holds(tmp_path, monkeypatch):
+    """The stop names the Axis's question by its public facts: with or without an Air Strike in the Axis hand
+    (the card that question is about) the answer is byte-identical (issue 13)."""
+    seated = soviet_to_act(tmp_path, monkeypatch)
+    answers = []
+    for with_air in (True, False):
+        with seated.app.db.session() as session:
+            table = load_table(session, seated.app.registry, seated.game_id, for_update=True)
+            state = table.state
+            cards = [*state["hands"]["axis"], *state["decks"]["axis"]]
+            air = [c for c in cards if state["cards"][c] == "air_strike"]
+            rest = [c for c in cards if c not in air]
+            assert air, "the Axis deck holds an Air Strike to put in its hand"
+            state["hands"]["axis"] = (air[:1] + rest[:7]) if with_air else rest[:8]
+            state["decks"]["axis"] = [c for c in cards if c not in state["hands"]["axis"]]
+            table.state = state
+            table.snapshot(table.game.phase_label, seated.app.clock.now())
+            session.commit()
+        answers.append(text_of(seated.send("soviet", CHECK_D3).replies[0].raw))
+    assert answers[0] == answers[1] and "The check stopped at the Axis's next reaction" in flat(answers[0])
 
 
 def test_s12_sent_for_real_runs_coordinate_and_the_receipt_says_each_line_ran(tmp_path):
