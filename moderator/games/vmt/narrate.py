@@ -133,12 +133,23 @@ def _result(d: Mapping[str, Any]) -> str:
 
 
 def _retreat(d: Mapping[str, Any]) -> str:
+    """One group's retreat in one line: how many of the retreating blocks go where, how many have no room
+    (each then named by its own "eliminated" line), and the group's extra losses (L298, L382, L400-404)."""
+    count = f"{d['count']} of {d['of']}" if d.get("of") else str(d["count"])
+    left = d.get("left", 0)
+    room = (f" (no room there for the other {left}: {'it is' if left == 1 else 'they are'} eliminated)"
+            if left else "")
     extra = f"; extra losses: {', '.join(d['penalties'])}" if d["penalties"] else ""
-    return f"{side_name(d['side'])}: {d['count']} block(s) retreat from {d['origin']} to {d['destination']}{extra}."
+    return f"{side_name(d['side'])}: {count} block(s) retreat from {d['origin']} to {d['destination']}{room}{extra}."
+
+
+#: How an elimination's cause reads in a report.
+ELIMINATION_CAUSES = {"no retreat": "it has nowhere to retreat", "no retreat: no room": "no room to retreat"}
 
 
 def _eliminated(d: Mapping[str, Any]) -> str:
-    why = f" ({d['cause']})" if d["cause"] else ""
+    cause = ELIMINATION_CAUSES.get(d["cause"], d["cause"])
+    why = f" ({cause})" if cause else ""
     return f"{side_name(d['side'])} block {d['block']} is eliminated in {d['area']}{why}."
 
 
