@@ -50,8 +50,9 @@ def _phase(d: Mapping[str, Any]) -> str:
 
 
 def _phase_end(d: Mapping[str, Any]) -> str:
-    return f"The {side_name(d['side'])} action phase ends" + (" (passed)." if d["passed"] else ".") + \
-        " Both players refill their hands."
+    refill = (" The game ends with this turn, so nobody refills a hand." if d.get("final")
+              else " Both players refill their hands.")
+    return f"The {side_name(d['side'])} action phase ends" + (" (passed)." if d["passed"] else ".") + refill
 
 
 def _card_played(d: Mapping[str, Any]) -> str:
@@ -239,8 +240,9 @@ _NARRATORS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "axis_reinforcement": lambda d: f"Axis reinforcements: the {d['name']} arrive ({', '.join(d['blocks'])}), "
                                     f"costing {d['vp']} VP.",
     "reinforcement_placed": lambda d: f"{side_name(d['side'])} reinforcement {d['block']} is placed in {d['area']}.",
-    "bombard_discard": lambda d: "Initial Bombardment: the Axis discards " + (
-        ", ".join(card_name(c) for c in d["cards"]) or "nothing") + " and draws as many.",
+    "bombard_discard": lambda d: ("Initial Bombardment: the Axis discards "
+                                  + ", ".join(card_name(c) for c in d["cards"]) + " and draws as many."
+                                  if d["cards"] else "Initial Bombardment: the Axis discards no card and draws none."),
     "bombard_reshuffle": lambda d: (f"Initial Bombardment over: {d['cards']} card(s) are shuffled back into "
                                     f"the Axis deck."),
     "setup_filed": lambda d: f"{side_name(d['side'])} files a secret set-up; commitment {d['commitment']}.",

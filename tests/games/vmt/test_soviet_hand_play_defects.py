@@ -3,6 +3,7 @@ D2-D15): each test sets up what the tester met and reads what a player would rea
 
 from __future__ import annotations
 
+from moderator.core.contract import Event
 from moderator.core.plans import Plan, parse_body
 from moderator.core.rng import RngRecord
 from moderator.core.runner import Runner
@@ -183,3 +184,41 @@ def test_a_step_lost_retreating_that_eliminates_a_block_is_told_once():
         about = [line for line in told(pos, since, role)
                  if "loses a step" in line or "took that loss" in line or "50/121 is eliminated" in line]
         assert about == ["Axis block 50/121 is eliminated in A15 (retreat: enemy field of fire)."]
+
+
+# ---------------------------------------------------------------- D2, D13: smaller things said wrong
+
+
+def test_an_initial_bombardment_discarding_nothing_draws_none():
+    """D2: "the Axis discards nothing and draws as many"."""
+    nothing = Event("bombard_discard", {"cards": []})
+    two = Event("bombard_discard", {"cards": ["assault", "mortars"]})
+    assert engine.narrate(nothing, "soviet") == "Initial Bombardment: the Axis discards no card and draws none."
+    assert engine.narrate(two, "soviet") == "Initial Bombardment: the Axis discards Assault, Mortars and draws as many."
+
+
+def test_no_card_is_drawn_once_the_last_turn_s_soviet_phase_ends_the_game():
+    """D13: the game-over report still said "Soviet draws 1 card(s)": ruling R-END, the refill of L150 after
+    the last Soviet phase can change nothing once L427 decides the game."""
+    pos = Position().hand("soviet", "assault").hand("axis", "assault")
+    last = len(pos.board.scenario.meta.turns)
+    pos.phase("soviet", turn=last)
+    since = len(pos.events)
+    pos.order("soviet", "PASS")
+    assert engine.outcome(pos.state) is not None
+    assert [e.kind for e in pos.events[since:] if e.kind in ("drew", "drew_cards")] == []
+    assert (pos.cards("soviet", "hands"), pos.cards("axis", "hands")) == (["assault"], ["assault"])
+    [end] = [e for e in pos.events[since:] if e.kind == "phase_end"]
+    assert engine.narrate(end, "soviet") == ("The Soviet action phase ends (passed). The game ends with this turn, "
+                                             "so nobody refills a hand.")
+
+
+def test_the_turn_before_the_last_still_refills_both_hands():
+    pos = Position().hand("soviet", "assault").hand("axis", "assault")
+    pos.phase("soviet", turn=len(pos.board.scenario.meta.turns) - 1)
+    since = len(pos.events)
+    pos.order("soviet", "PASS")
+    assert engine.outcome(pos.state) is None
+    assert {e.data["side"] for e in pos.events[since:] if e.kind == "drew"} == {"axis", "soviet"}
+    [end] = [e for e in pos.events[since:] if e.kind == "phase_end"]
+    assert engine.narrate(end, "soviet").endswith("Both players refill their hands.")
