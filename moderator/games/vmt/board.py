@@ -169,7 +169,7 @@ class Board(BoardBase[Scenario]):
         block["exhausted"] = False
         self.emit("eliminated", block=block_id, side=block["side"], area=area, cause=cause)
         if area:
-            self.release_orphan_assets(area, block["side"], permanent=(cause == "no retreat"))
+            self.release_orphan_assets(area, block["side"], permanent=cause.startswith("no retreat"))
 
     # ------------------------------------------------------------------ control, VP
 

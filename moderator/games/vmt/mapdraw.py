@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 
 from moderator.games.vmt.scenario import scenario_named
 from moderator.maps.cells import WATER, area_cells
-from moderator.render.drawing import draw_text, encode_png, sampled_palette, stacked
+from moderator.render.drawing import draw_text, encode_png, font, sampled_palette, stacked
 
 WIDTH = 800  # pixels: readable at e-mail width
 LEGEND = 96
@@ -48,7 +48,9 @@ def geometry(scenario_name: str, width: int = WIDTH):
 
 @lru_cache(maxsize=4)
 def base_map(scenario_name: str, width: int = WIDTH) -> Image.Image:
-    """Terrain, coast, borders, rivers, ditches, ferries, features and names: drawn once."""
+    """Terrain, coast, borders, rivers, ditches, ferries, features and names: drawn once.  The area ids
+    and batteries are drawn over the blocks instead (`_labels`): a row of three blocks is wider than its
+    area's share of the map and would hide a neighbour's."""
     scenario, scale, labels, ids = geometry(scenario_name, width)
     h, w = labels.shape
     rgb = np.zeros((h, w, 3), dtype=np.uint8)
@@ -83,11 +85,8 @@ def base_map(scenario_name: str, width: int = WIDTH) -> Image.Image:
             _dashed_arrow(draw, (a[0] * scale, a[1] * scale), (b[0] * scale, b[1] * scale))
     for area in scenario.map.areas:
         x, y = area.at[0] * scale, area.at[1] * scale
-        draw_text(draw, (x, y - 30), area.id, 11, INK)
         if area.trench:
             _trench(draw, x, y - 20, SOVIET if area.trench == "soviet" else AXIS)
-        if area.battery:
-            _battery(draw, x + 22, y - 30)
         if area.airbase:
             _airbase(draw, x - 24, y - 30)
         if area.anchor:
@@ -240,6 +239,7 @@ def render(view: Mapping[str, Any], width: int = WIDTH, legend: bool = True) -> 
     me = view.get("side")
     combat = view.get("combat") or {}
     _recent(draw, scenario, scale, view.get("recent", []))
+    drawn: list[Box] = []  # every block and marker, which the area ids then keep clear of
     for area_id, area in areas.items():
         info = scenario.area(area_id)
         x, y = info.at[0] * scale, info.at[1] * scale
@@ -247,11 +247,62 @@ def render(view: Mapping[str, Any], width: int = WIDTH, legend: bool = True) -> 
         draw.rectangle([x - 30, y - 42, x + 30, y - 38], fill=colour + (200,))  # control stripe
         if area_id == combat.get("area"):
             draw.ellipse([x - 40, y - 40, x + 40, y + 40], outline=(230, 120, 0, 255), width=4)
-        _blocks(draw, area, x, y, me)
-        _markers(draw, area, x, y)
+        drawn += _blocks(draw, area, x, y, me)
+        drawn += _markers(draw, area, x, y)
+    _labels(draw, scenario, scale, drawn)
     if legend:
         _legend(draw, h, w, view)
     return image
+
+
+#: The pale outline round an area id drawn over blocks: the id stays readable on any block colour.
+HALO = (250, 248, 240)
+Box = tuple[float, float, float, float]
+#: Where an area's id may go, from its centre, in order of preference: above its blocks (under its control
+#: stripe), above the stripe, below its blocks, beside, lower still.  The first clear of every block and
+#: marker wins.
+LABEL_PLACES = ((0, -30), (0, -50), (0, 26), (-34, -30), (34, -30), (0, 44))
+LABEL_HALF = (11, 6)  # half the width and height of an area id (three letters at 11 px), with its halo
+
+
+def _labels(draw, scenario, scale, drawn: list[Box]) -> None:
+    """Every area's id, with a halo, where no block or marker covers it (a row of three blocks is wider
+    than its area's share of the map); if every place is covered, the usual one, on top.  Then the
+    batteries, over the blocks too (a marker of the next area hid B09's)."""
+    for area_id, place in label_places(scenario, scale, drawn).items():
+        draw_text(draw, place, area_id, 11, INK, halo=HALO)
+    for area in scenario.map.areas:
+        if area.battery:
+            _battery(draw, area.at[0] * scale + 22, area.at[1] * scale - 30)
+
+
+def label_places(scenario, scale, drawn: list[Box]) -> dict[str, tuple[float, float]]:
+    """Each area id's centre: the first of LABEL_PLACES clear of the boxes drawn and the towns' names."""
+    taken = drawn + [_name_box(area, scale) for area in scenario.map.areas if area.urban or area.sevastopol]
+    places = {}
+    for area in scenario.map.areas:
+        x, y = area.at[0] * scale, area.at[1] * scale
+        candidates = [(x + dx, y + dy) for dx, dy in LABEL_PLACES]
+        places[area.id] = next((p for p in candidates if not any(_overlap(label_box(p), box) for box in taken)),
+                               candidates[0])
+    return places
+
+
+def _name_box(area, scale) -> Box:
+    """Where the base map wrote a town's name ("Balaklava"), as `base_map` draws it."""
+    x, y = area.at[0] * scale, area.at[1] * scale + 30
+    size = 12 if area.sevastopol else 10
+    half = font(size).getlength(area.name.split(" (")[0]) / 2
+    return x - half, y - size / 2, x + half, y + size / 2
+
+
+def label_box(centre: tuple[float, float]) -> Box:
+    (x, y), (hw, hh) = centre, LABEL_HALF
+    return x - hw, y - hh, x + hw, y + hh
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _recent(draw, scenario, scale, recent) -> None:
@@ -289,7 +340,9 @@ def _arrow(draw, a, b, colour, dashed: bool = False) -> None:
                   (ax + ux * stop + uy * 8, ay + uy * stop - ux * 8)], fill=colour)
 
 
-def _blocks(draw, area, x, y, me) -> None:
+def _blocks(draw, area, x, y, me) -> list[Box]:
+    """The area's blocks, a row per side; returns the boxes drawn."""
+    boxes: list[Box] = []
     rows = []
     for side in ("axis", "soviet"):
         if area.get(f"{side}_count"):
@@ -308,6 +361,7 @@ def _blocks(draw, area, x, y, me) -> None:
             for i, block in enumerate(known):
                 bx = left + i * (bw + 2)
                 box = [bx, by, bx + bw, by + 18]
+                boxes.append((bx, by, bx + bw, by + 18))
                 draw.rectangle(box, fill=light if block["exhausted"] else fill, outline=INK)
                 label = block["id"].split("/")[-1][:5]
                 text_colour = INK if block["exhausted"] else (255, 255, 255)
@@ -320,10 +374,14 @@ def _blocks(draw, area, x, y, me) -> None:
                 bx = left + i * (bw + 2)
                 lying = i < exhausted
                 box = [bx, by + (6 if lying else 0), bx + bw, by + 18]
+                boxes.append((bx, by, bx + bw, by + 18))
                 draw.rectangle(box, fill=light if lying else fill, outline=INK)
+    return boxes
 
 
-def _markers(draw, area, x, y) -> None:
+def _markers(draw, area, x, y) -> list[Box]:
+    """The area's markers and assets as tags; returns the boxes drawn."""
+    boxes: list[Box] = []
     tags = [m.upper()[:4] for m in area["markers"]]
     tags += [f"{a['id']}:{a['steps']}" for a in area["assets"]]
     if area.get("trench_disabled"):
@@ -335,6 +393,8 @@ def _markers(draw, area, x, y) -> None:
         ty = y + 12 + (i // 2) * 13
         draw.rectangle([tx, ty, tx + 30, ty + 11], fill=(255, 235, 120, 230), outline=INK)
         draw_text(draw, (tx + 15, ty + 6), tag, 8, INK)
+        boxes.append((tx, ty, tx + 30, ty + 11))
+    return boxes
 
 
 def _legend(draw, top, width, view) -> None:
@@ -346,12 +406,17 @@ def _legend(draw, top, width, view) -> None:
     draw_text(draw, (8, y), title, 12, INK, anchor="la")
     y += 20
     items = [(AXIS, "Axis block / control"), (SOVIET, "Soviet block / control"),
-             (SOVIET_LIGHT, "exhausted (lying)"), (ROUGH, "rough terrain"), (RIVER, "river"),
-             ((255, 235, 120), "marker / asset")]
+             ((AXIS_LIGHT, SOVIET_LIGHT), "exhausted block: pale grey / pink"), (ROUGH, "rough terrain"),
+             (RIVER, "river"), ((255, 235, 120), "marker / asset")]
     for i, (colour, text) in enumerate(items):
         x = 8 + (i % 3) * 260
         yy = y + (i // 3) * 18
-        draw.rectangle([x, yy, x + 14, yy + 12], fill=colour, outline=INK)
+        if isinstance(colour[0], tuple):  # an exhausted block is pale in its side's colour: both halves
+            draw.rectangle([x, yy, x + 7, yy + 12], fill=colour[0])
+            draw.rectangle([x + 7, yy, x + 14, yy + 12], fill=colour[1])
+            draw.rectangle([x, yy, x + 14, yy + 12], outline=INK)
+        else:
+            draw.rectangle([x, yy, x + 14, yy + 12], fill=colour, outline=INK)
         draw_text(draw, (x + 20, yy + 6), text, 11, INK, anchor="lm")
     y += 40
     key = ("Red square: VP banner. Black dot: coastal battery. Zigzag: trench. Dashed arrows: ferries. "

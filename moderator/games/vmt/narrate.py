@@ -50,8 +50,9 @@ def _phase(d: Mapping[str, Any]) -> str:
 
 
 def _phase_end(d: Mapping[str, Any]) -> str:
-    return f"The {side_name(d['side'])} action phase ends" + (" (passed)." if d["passed"] else ".") + \
-        " Both players refill their hands."
+    refill = (" The game ends with this turn, so nobody refills a hand." if d.get("final")
+              else " Both players refill their hands.")
+    return f"The {side_name(d['side'])} action phase ends" + (" (passed)." if d["passed"] else ".") + refill
 
 
 def _card_played(d: Mapping[str, Any]) -> str:
@@ -133,12 +134,23 @@ def _result(d: Mapping[str, Any]) -> str:
 
 
 def _retreat(d: Mapping[str, Any]) -> str:
+    """One group's retreat in one line: how many of the retreating blocks go where, how many have no room
+    (each then named by its own "eliminated" line), and the group's extra losses (L298, L382, L400-404)."""
+    count = f"{d['count']} of {d['of']}" if d.get("of") else str(d["count"])
+    left = d.get("left", 0)
+    room = (f" (no room there for the other {left}: {'it is' if left == 1 else 'they are'} eliminated)"
+            if left else "")
     extra = f"; extra losses: {', '.join(d['penalties'])}" if d["penalties"] else ""
-    return f"{side_name(d['side'])}: {d['count']} block(s) retreat from {d['origin']} to {d['destination']}{extra}."
+    return f"{side_name(d['side'])}: {count} block(s) retreat from {d['origin']} to {d['destination']}{room}{extra}."
+
+
+#: How an elimination's cause reads in a report.
+ELIMINATION_CAUSES = {"no retreat": "it has nowhere to retreat", "no retreat: no room": "no room to retreat"}
 
 
 def _eliminated(d: Mapping[str, Any]) -> str:
-    why = f" ({d['cause']})" if d["cause"] else ""
+    cause = ELIMINATION_CAUSES.get(d["cause"], d["cause"])
+    why = f" ({cause})" if cause else ""
     return f"{side_name(d['side'])} block {d['block']} is eliminated in {d['area']}{why}."
 
 
@@ -228,8 +240,9 @@ _NARRATORS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "axis_reinforcement": lambda d: f"Axis reinforcements: the {d['name']} arrive ({', '.join(d['blocks'])}), "
                                     f"costing {d['vp']} VP.",
     "reinforcement_placed": lambda d: f"{side_name(d['side'])} reinforcement {d['block']} is placed in {d['area']}.",
-    "bombard_discard": lambda d: "Initial Bombardment: the Axis discards " + (
-        ", ".join(card_name(c) for c in d["cards"]) or "nothing") + " and draws as many.",
+    "bombard_discard": lambda d: ("Initial Bombardment: the Axis discards "
+                                  + ", ".join(card_name(c) for c in d["cards"]) + " and draws as many."
+                                  if d["cards"] else "Initial Bombardment: the Axis discards no card and draws none."),
     "bombard_reshuffle": lambda d: (f"Initial Bombardment over: {d['cards']} card(s) are shuffled back into "
                                     f"the Axis deck."),
     "setup_filed": lambda d: f"{side_name(d['side'])} files a secret set-up; commitment {d['commitment']}.",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from moderator.core.errors import IllegalOrder
 from moderator.core.grammar import Order
@@ -14,6 +15,9 @@ from moderator.games.vmt.entering import interdiction_rolls, open_entry_window
 from moderator.games.vmt.state import COMBAT_PROCEDURE, CombatFrame, RetreatGroup
 
 AFTER_RETREAT = COMBAT_PROCEDURE.after("retreat")
+#: The cause of a block's elimination when RETREAT AUTO found no room for it (a kind of "no retreat": its
+#: assets are lost for good too, Board.eliminate).
+NO_ROOM = "no retreat: no room"
 
 #: Split retreats listed among a decision's options beyond the single areas (the best first); any
 #: other split may still be written (ruling R-RETREAT).
@@ -253,11 +257,23 @@ def apply_retreat(board: Board, frame: CombatFrame, order: Order) -> None:
             eliminate_unable(board, frame, remaining)
             return
         plan: list[RetreatGroup] = [{"blocks": list(blocks), "to": d, "losses": []} for d, blocks in best.groups]
+        if best.left:
+            plan[-1]["left"] = list(best.left)
     else:
         plan = groups_ordered(order, remaining)
         check_plan(board, area, side, remaining, plan)
+        unnamed = [b for b in remaining if not any(b in g["blocks"] for g in plan)]
+        if unnamed and not _room_after(board, area, side, plan):
+            plan[-1]["left"] = unnamed  # as its option says: "<block> eliminated, no room"
     frame["retreat_plan"] = plan
     retreat_next_group(board, frame)
+
+
+def _room_after(board: Board, area: str, side: str, plan: list[RetreatGroup]) -> bool:
+    """Whether any legal area still has room once the plan's groups have gone (counted before any of them
+    loses a block on the way): if not, the blocks it does not name have no room and are eliminated."""
+    going = {d: sum(len(g["blocks"]) for g in plan if g["to"] == d) for d in {g["to"] for g in plan}}
+    return any(board.room_in(d, side) - going.get(d, 0) > 0 for d in legal_destinations(board, area, side))
 
 
 def groups_ordered(order: Order, remaining: list[str]) -> list[RetreatGroup]:
@@ -317,21 +333,28 @@ def retreat_next_group(board: Board, frame: CombatFrame) -> None:
     area = frame["area"]
     remaining = still_retreating(board, frame)
     blocks = [b for b in group["blocks"] if b in remaining]
+    left = [b for b in group.get("left", []) if b in remaining and b not in blocks]
     if blocks:
         try:
             check_plan(board, area, side, remaining, [{"blocks": blocks, "to": group["to"], "losses": group["losses"]}])
         except IllegalOrder:
             frame.pop("retreat_plan", None)
             return
-        move_group(board, frame, blocks, area, group["to"], group["losses"], assets_choice=None)
-    frame["retreating"] = [b for b in remaining if b not in blocks]
+        move_group(board, frame, blocks, area, group["to"], group["losses"], assets_choice=None,
+                   of=len(remaining), left=len(left))
+    for block in left:
+        board.eliminate(block, NO_ROOM)  # no room for it where the others went (L236)
+    frame["retreating"] = [b for b in remaining if b not in blocks and b not in left]
     if not [b for b in frame["retreating"] if board.is_on_map(b)]:
         frame.pop("retreat_plan", None)
         frame["stage"] = AFTER_RETREAT
 
 
 def move_group(board: Board, frame: CombatFrame, group: list[str], origin: str, destination: str,
-               losses: list[str], assets_choice: list[str] | None) -> None:
+               losses: list[str], assets_choice: list[str] | None, of: int = 0, left: int = 0) -> None:
+    """One group retreats (L298): it moves, takes its extra losses (L382, L400-404), and its assets go
+    with it.  `of` is how many blocks were retreating before it went, `left` how many it leaves behind
+    for want of room, for the narration of the whole retreat in one line."""
     side = board.side_of(group[0])
     reasons = penalties(board, origin, destination, side)
     border = board.geo.border(origin, destination)
@@ -351,7 +374,12 @@ def move_group(board: Board, frame: CombatFrame, group: list[str], origin: str, 
     if board.controller(destination) != side and not board.blocks_in(destination, enemy(side)):
         board.take_control(destination, side)  # present where the other side has no block (L390)
     board.remember("retreat", side=side, path=[origin, destination])
-    board.emit("retreat", side=side, origin=origin, destination=destination, count=len(group), penalties=reasons)
+    # "of" and "left" only when they say something, so that the events of an ordinary retreat stay as they were
+    shares: dict[str, Any] = {"of": of} if of > len(group) else {}
+    if left:
+        shares["left"] = left
+    board.emit("retreat", side=side, origin=origin, destination=destination, count=len(group), penalties=reasons,
+               **shares)
     board.emit("retreat_blocks", visible_to=(side,), side=side, blocks=group, destination=destination)
     # Extra losses, per group, assigned by the owner (L382, L400-404): named or the strongest first.
     for n, reason in enumerate(reasons):
@@ -360,8 +388,9 @@ def move_group(board: Board, frame: CombatFrame, group: list[str], origin: str, 
             break
         chosen = losses[n] if n < len(losses) and losses[n] in alive else max(alive, key=lambda b: (board.sp(b), b))
         board.lose_step(chosen, cause=f"retreat: {reason}")
-        board.emit("retreat_loss", side=side, destination=destination, reason=reason,
-                   eliminated=not board.is_on_map(chosen))
+        if not board.is_on_map(chosen):
+            continue  # its "eliminated" line names the block and the loss: said once (hand play D10)
+        board.emit("retreat_loss", side=side, destination=destination, reason=reason, eliminated=False)
         board.emit("retreat_loss_block", visible_to=(side,), block=chosen, sp=board.sp(chosen))
     alive = [b for b in group if board.is_on_map(b)]
     if side == "soviet" and alive:

@@ -118,25 +118,41 @@ def answer_card_decision(board: Board, frame: PhaseFrame, order: Order) -> None:
 
 
 def end_phase(board: Board, frame: PhaseFrame, passed: bool) -> None:
-    """After each phase BOTH players refill (L146, L150); after the Soviet phase the turn ends (L154)."""
+    """After each phase BOTH players refill (L146, L150); after the Soviet phase the turn ends (L154),
+    and when that ends the game no hand is refilled (ruling R-END)."""
     side = frame["side"]
     board.pop()
     if frame["bombardment"]:
         return  # the bombardment frame below finishes the sequence
-    for s in SIDES:
-        refill(board, s)
-    purge_battery_cards(board)
-    board.emit("phase_end", side=side, turn=board.turn, passed=passed)
+    final = side == "soviet" and game_ends_with_this_turn(board)
+    if not final:
+        for s in SIDES:
+            refill(board, s)
+        purge_battery_cards(board)
+    if final:
+        board.emit("phase_end", side=side, turn=board.turn, passed=passed, final=True)
+    else:  # as before, so that an ordinary phase's end keeps its old event
+        board.emit("phase_end", side=side, turn=board.turn, passed=passed)
     if side == "axis":
         start_phase(board, "soviet")
         return
     end_turn(board)
 
 
+def axis_holds_every_vp_area(board: Board) -> bool:
+    """The automatic decisive victory's condition (L427)."""
+    vp_areas = [a.id for a in board.scenario.map.areas if a.vp]
+    return all(board.controller(a) == "axis" and not board.has_battery(a) for a in vp_areas)
+
+
+def game_ends_with_this_turn(board: Board) -> bool:
+    """At the end of this turn the game ends: it is the last turn, or the Axis holds every VP area (L427)."""
+    return board.turn >= len(board.scenario.meta.turns) or axis_holds_every_vp_area(board)
+
+
 def end_turn(board: Board) -> None:
     """Automatic decisive victory at the end of any turn (L427); otherwise the next turn, or the end."""
-    vp_areas = [a.id for a in board.scenario.map.areas if a.vp]
-    if all(board.controller(a) == "axis" and not board.has_battery(a) for a in vp_areas):
+    if axis_holds_every_vp_area(board):
         finish(board, "axis", "automatic decisive victory: the Axis controls every VP area")
         return
     last = len(board.scenario.meta.turns)

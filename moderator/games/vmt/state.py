@@ -245,6 +245,9 @@ class RetreatGroup(TypedDict):
     blocks: list[str]
     to: str
     losses: list[str]
+    #: on RETREAT AUTO's last group: the blocks its plan leaves behind for want of room, eliminated as that
+    #: group goes (one retreat; not a second chance once a block lost on the way frees room, ruling R-RETREAT)
+    left: NotRequired[list[str]]
 
 
 class CombatFrame(FrameBase):

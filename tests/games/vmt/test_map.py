@@ -78,3 +78,70 @@ def test_the_detail_image_is_wider_than_the_mail_and_centred_on_the_action():
     assert len(png) <= 40_000  # a close-up's budget (issue 12)
     detail = Image.open(io.BytesIO(png))
     assert detail.width >= WIDTH
+
+
+# ---------------------------------------------------------------- the hand play's map (notes/hand-vmt.md D7, D15)
+
+
+def crowded_like_the_hand_play() -> Position:
+    """Turn 2 of the hand play (image 007): three Soviet blocks in A07 next to A11, three in B03 next to
+    B05, a T-26 counter in B08 over B09's battery, an exhausted Axis block."""
+    pos = Position()
+    pos.place("A07: 172/514 172/747 95/241 | B03: 386/775 388/782 9NI | A04: 50/121* 50/122")
+    pos.asset("T26B", "B08")
+    return pos
+
+
+def test_the_legend_shows_an_exhausted_axis_block_s_pale_grey_as_well_as_the_soviet_pink():
+    """D15: exhausted Axis blocks are drawn pale grey, but the legend showed only the pink."""
+    from moderator.games.vmt.mapdraw import AXIS_LIGHT, SOVIET_LIGHT
+
+    image = pixels(engine.map_png(engine.view(crowded_like_the_hand_play().state, "soviet")))
+    legend = image[-LEGEND:]
+    for colour in (AXIS_LIGHT, SOVIET_LIGHT):
+        assert (np.abs(legend - np.array(colour)).sum(axis=2) <= 6).sum() > 20, f"{colour} not in the legend"
+
+
+def test_no_area_id_is_hidden_under_a_neighbour_s_blocks_or_markers(monkeypatch):
+    """D7: A07's three blocks hid A11's id all game, B03's ran over B05's, B08's T-26 over B09's battery.
+    Every id goes where no block or marker is drawn (all of them find such a place here)."""
+    from moderator.games.vmt import mapdraw
+
+    boxes: list = []
+    chosen: dict = {}
+
+    def recorded(real):
+        def drawing(*args):
+            found = real(*args)
+            (chosen.update if isinstance(found, dict) else boxes.extend)(found)
+            return found
+        return drawing
+
+    for name in ("_blocks", "_markers", "label_places"):
+        monkeypatch.setattr(mapdraw, name, recorded(getattr(mapdraw, name)))
+    png = engine.map_png(engine.view(crowded_like_the_hand_play().state, "soviet"))
+    assert set(chosen) >= {"A11", "B05", "B09"} and boxes
+    hidden = [a for a, place in chosen.items() if any(mapdraw._overlap(mapdraw.label_box(place), b) for b in boxes)]
+    assert hidden == []
+    image = pixels(png)
+    for area in ("A11", "B05", "B09"):  # the id's ink is there, and no block's red under it
+        x0, y0, x1, y1 = (round(v) for v in mapdraw.label_box(chosen[area]))
+        patch = image[y0:y1, x0:x1]
+        assert (np.abs(patch - np.array(mapdraw.INK)).sum(axis=2) < 90).sum() > 10, area
+        assert (np.abs(patch - np.array(mapdraw.SOVIET)).sum(axis=2) < 30).sum() == 0, area
+
+
+def test_an_id_goes_above_its_control_stripe_when_a_neighbour_s_blocks_cover_its_usual_place():
+    from moderator.games.vmt.mapdraw import LABEL_PLACES, geometry, label_box, label_places
+
+    scenario, scale, _labels, _ids = geometry("campaign")
+    x, y = scenario.area("A11").at[0] * scale, scenario.area("A11").at[1] * scale
+    usual = (x + LABEL_PLACES[0][0], y + LABEL_PLACES[0][1])
+    places = label_places(scenario, scale, [label_box(usual)])
+    assert places["A11"] == (x + LABEL_PLACES[1][0], y + LABEL_PLACES[1][1])
+    assert label_places(scenario, scale, [])["A11"] == usual
+
+
+def test_the_crowded_map_stays_within_the_mail_budget():
+    png = engine.map_png(engine.view(crowded_like_the_hand_play().state, "soviet"))
+    assert len(png) <= 150_000

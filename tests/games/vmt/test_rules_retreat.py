@@ -48,7 +48,9 @@ def beaten_in_a11(layout: str = "", options=None, soviet: str = "25/54", assets:
 
 
 def retreat_losses(pos: Position) -> list[str]:
-    return [e["reason"] for e in pos.kinds("retreat_loss")]
+    """Every extra loss of the retreats: a step lost, or (told once, by its elimination) a block lost."""
+    return [e["reason"] for e in pos.kinds("retreat_loss")] + \
+        [e["cause"].removeprefix("retreat: ") for e in pos.kinds("eliminated") if e["cause"].startswith("retreat: ")]
 
 
 # ---------------------------------------------------------------- where a loser may go (R-RETREAT)
@@ -149,7 +151,7 @@ def test_retreat_auto_leaves_behind_only_what_no_area_has_room_for_and_the_weake
     assert pos.sp(weakest) == 2
     pos.order("soviet", "RETREAT AUTO")
     assert [e["block"] for e in pos.kinds("eliminated")] == [weakest]
-    assert pos.last("eliminated")["cause"] == "no retreat"
+    assert pos.last("eliminated")["cause"] == "no retreat: no room"
     assert sorted(pos.where(b) for b in SOVIET_THREE if b != weakest) == ["A07", "A14"]
     assert [d.kind for d in pos.pending("soviet")] == ["counterattack"]  # the combat is over
 
