@@ -378,6 +378,9 @@ def waits_for(table: Table, role: str) -> Callable[[ScriptLine], str]:
     engine = table.engine
     lexicon = engine.lexicon(table.state, role)
 
+    titles = engine.grammar.kind_titles
+    opening = " or ".join(titles.get(kind, kind) for kind in engine.info.opening_kinds)
+
     def reason(line: ScriptLine) -> str:
         if line.is_stop:
             return "ends the script there"
@@ -385,7 +388,10 @@ def waits_for(table: Table, role: str) -> Callable[[ScriptLine], str]:
             kind = engine.grammar.parse(line.text, lexicon).kind
         except ParseError:
             return "waits for a later question"
-        return f"waits for: {engine.grammar.kind_titles.get(kind, kind)}"
+        if line.in_round:  # a round's own line (core/script_order.py): it lapses with the round
+            return (f"waits for: {titles.get(kind, kind)}, in this round only (it lapses at the next question "
+                    f"\"{opening}\", or when the turn ends)")
+        return f"waits for: {titles.get(kind, kind)}"
     return reason
 
 
