@@ -178,6 +178,12 @@ class GameInfo:
     #: Pioneer and move questions).  With them, a running script answers a question with the first
     #: line of its kind in the current round, not only with its head (core/script_order.py).
     opening_kinds: tuple[str, ...] = ()
+    #: The kinds of question a player is asked only within a round of their own once it is open (Narva:
+    #: an activation's attach, move, attack and advance questions).  Lines of these kinds written right
+    #: after a line a question took belong to that round: when their question does not come (the
+    #: segment ended by itself), they lapse at the next opening question or when the period ends
+    #: (core/script_order.py).  Empty: such lines wait for their question, however late.
+    round_kinds: tuple[str, ...] = ()
 
     def scenario(self, name: str | None = None) -> ScenarioInfo:
         """The named scenario (the first when `name` is None); raises UnknownGame."""

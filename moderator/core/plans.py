@@ -65,6 +65,9 @@ class ScriptLine:
     guard: tuple[Test, ...] = ()
     passed: str = field(default="", compare=False)  # the kind of the question that passed it over; "": not passed
     phase: str = field(default="", compare=False)  # the phase it was passed over in
+    #: the period (or, in a game without periods, the phase) of the round it belongs to, once a
+    #: question took a line of that round before it; "": no round has reached it (core/script_order.py)
+    in_round: str = field(default="", compare=False)
 
     @property
     def is_stop(self) -> bool:
@@ -74,6 +77,8 @@ class ScriptLine:
         raw: dict[str, Any] = {"line_no": self.line_no, "text": self.text, "guard": [asdict(t) for t in self.guard]}
         if self.passed:
             raw.update(passed=self.passed, phase=self.phase)
+        if self.in_round:
+            raw["in_round"] = self.in_round
         return raw
 
     def render(self) -> str:
@@ -215,7 +220,8 @@ class Plan:
             return tuple(Test(t["name"], tuple(t["args"]), t["negated"]) for t in items)
 
         return cls(
-            [ScriptLine(s["line_no"], s["text"], tests(s["guard"]), s.get("passed", ""), s.get("phase", ""))
+            [ScriptLine(s["line_no"], s["text"], tests(s["guard"]), s.get("passed", ""), s.get("phase", ""),
+                        s.get("in_round", ""))
              for s in raw.get("script", [])],
             [Standing(s["kind"], s["answer"], tests(s["guard"]), s.get("line_no", 0))
              for s in raw.get("standing", [])],

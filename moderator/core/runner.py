@@ -210,6 +210,7 @@ class Runner:
             ended = script_order.round_ended(plan.script)
             if plan.running == phase and decision.key not in plan.fresh:
                 ended += script_order.round_over(plan.script, self._opens_round)
+            ended += script_order.last_rounds(plan.script)  # a round's own lines, in any phase
             for line in ended:
                 self._unused(result, decision.role, line, script_order.ROUND_ENDED.format(kind=decision.kind))
         running = bool(self.engine.info.opening_kinds) and (plan.running == phase or decision.key in plan.fresh)
@@ -249,12 +250,17 @@ class Runner:
             return self._held(decision, plan, result, line, error.explain() + closest_legal_hint(error, line.text,
                                                                                           decision), blocked)
         plan.script.pop(index)
-        if decision.kind in self.engine.info.opening_kinds:  # a new round: the lines before it are the last one's
+        info = self.engine.info
+        if decision.kind in info.opening_kinds:  # a new round: the lines before it are the last one's
             for earlier in plan.script[:index]:
                 self._unused(result, decision.role, earlier, script_order.ROUND_ENDED.format(kind=decision.kind))
             del plan.script[:index]
+            index = 0
         else:
             script_order.pass_over(plan.script, index, decision.kind, phase)
+        if decision.kind in info.opening_kinds or decision.kind in info.round_kinds:
+            # the round's lines written after this one lapse with it if their question never comes
+            script_order.mark_round(plan.script, index, self._of_round, period_of(self.engine, state) or phase)
         plan.running, plan.fresh = phase, ()
         self._log(result, decision.role, line, "ran", "")
         self._record(result, new_state, decision, order, "script", events, rng, line.line_no)
@@ -291,6 +297,10 @@ class Runner:
     def _opens_round(self, line: ScriptLine) -> bool:
         """A line that answers a question of an opening kind (GameInfo.opening_kinds): it begins a round."""
         return bool(self._kinds(line) & set(self.engine.info.opening_kinds))
+
+    def _of_round(self, line: ScriptLine) -> bool:
+        """A line that answers a question asked within a round (GameInfo.round_kinds)."""
+        return bool(self._kinds(line) & set(self.engine.info.round_kinds))
 
     def _kinds(self, line: ScriptLine) -> set[str]:
         """The kinds of question a script line may answer (by its first word)."""
@@ -382,7 +392,8 @@ class Runner:
         plan.script.clear()
 
     def _expire(self, result: Advance, plans: dict[str, Plan]) -> None:
-        """Keyed orders of a period that ended, and script lines passed over in a phase that ended."""
+        """Keyed orders of a period that ended, script lines passed over in a phase that ended, and a
+        round's own lines (core/script_order.py) left from a period that ended."""
         period = period_of(self.engine, result.state)
         phase = self.engine.phase_label(result.state)
         for role, plan in plans.items():
@@ -392,6 +403,9 @@ class Runner:
                 plan.agenda[:] = keep
             for line in script_order.past_phase(plan.script, phase):
                 self._unused(result, role, line, script_order.PHASE_ENDED)
+            if period is not None:
+                for line in script_order.past_period(plan.script, period):
+                    self._unused(result, role, line, script_order.PERIOD_ENDED)
 
     @staticmethod
     def _log(result: Advance, role: str, line: ScriptLine, status: str, why: str) -> None:

@@ -32,6 +32,16 @@ answering a question it was not written for:
   when the phase it was passed over in ends.
 * **STOP.**  A STOP not reached yet is a wall: nothing after it is read (its IF is read when the
   script gets there, as before).
+* **A round's own lines** (games that name `GameInfo.round_kinds`).  When a question takes a line, the
+  lines right after it that answer questions a player is asked only in a round of their own (Narva:
+  attach, move, attack, advance) are that round's: `mark_round` stamps them with the period.  If their question
+  never comes (Narva's trailing `MOVE DONE` once every unit has moved, `ATTACK DONE` once no attack
+  is left), they lapse at the next question of an opening kind, whatever phase it comes in and even
+  when the player's message answers it (`last_rounds`), or when the period (the turn) ends
+  (`past_period`), and the receipt and report say so.  Without this, a script at rest in the next turn
+  was read from its head, and its stale `ATTACK DONE` would have skipped the first combat of the next
+  turn's first activation.  The stamp stops at the first line of another kind (a `READY` or an
+  `ACTIVATE` written for later keeps waiting for its question).
 
 A game that names no opening kind keeps scripts read from their head only: without rounds, a line
 passed over could wait for a later activation's question.  Everything here is pure: the runner
@@ -48,6 +58,7 @@ from moderator.core.plans import ScriptLine
 #: Why a line expired unused (the receipt and the report say it).
 PHASE_ENDED = "its question did not come before the phase ended"
 ROUND_ENDED = "its question did not come before a {kind} question opened the next round"
+PERIOD_ENDED = "its question did not come before the turn ended"
 
 
 def pass_over(script: list[ScriptLine], used: int, kind: str, phase: str) -> None:
@@ -98,3 +109,31 @@ def readable(script: Sequence[ScriptLine], index: int, running: bool,
         return True
     earlier = script[:index]
     return running and not script[index].is_stop and not any(line.is_stop or opens_round(line) for line in earlier)
+
+
+def mark_round(script: list[ScriptLine], start: int, in_round: Callable[[ScriptLine], bool], mark: str) -> None:
+    """A question took the line before `script[start]`: the lines from there that `in_round` accepts
+    (lines of a round kind), up to the first it does not, belong to this round and are stamped `mark`."""
+    for index in range(start, len(script)):
+        line = script[index]
+        if line.is_stop or not in_round(line):
+            return
+        if not line.in_round:
+            script[index] = replace(line, in_round=mark)
+
+
+def last_rounds(script: list[ScriptLine]) -> list[ScriptLine]:
+    """A question of an opening kind is asked: the lines stamped by a round begun before it leave
+    `script` (returned)."""
+    gone = [line for line in script if line.in_round]
+    for line in gone:
+        script.remove(line)
+    return gone
+
+
+def past_period(script: list[ScriptLine], period: str) -> list[ScriptLine]:
+    """The lines stamped by a round of another period than `period` leave `script` (returned)."""
+    gone = [line for line in script if line.in_round and line.in_round != period]
+    for line in gone:
+        script.remove(line)
+    return gone

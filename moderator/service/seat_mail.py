@@ -409,6 +409,9 @@ def waits_for(table: Table, role: str, past_the_check: bool = False) -> Callable
     lexicon = engine.lexicon(table.state, role)
     past = "past where the check stopped; " if past_the_check else ""
 
+    titles = engine.grammar.kind_titles
+    opening = " or ".join(titles.get(kind, kind) for kind in engine.info.opening_kinds)
+
     def reason(line: ScriptLine) -> str:
         if line.is_stop:
             return f"{past}ends the script there"
@@ -416,7 +419,10 @@ def waits_for(table: Table, role: str, past_the_check: bool = False) -> Callable
             kind = engine.grammar.parse(line.text, lexicon).kind
         except ParseError:
             return f"{past}waits for a later question"
-        return f"{past}waits for: {engine.grammar.kind_titles.get(kind, kind)}"
+        if line.in_round:  # a round's own line (core/script_order.py): it lapses with the round
+            return (f"{past}waits for: {titles.get(kind, kind)}, in this round only (it lapses at the next question "
+                    f"\"{opening}\", or when the turn ends)")
+        return f"{past}waits for: {titles.get(kind, kind)}"
     return reason
 
 

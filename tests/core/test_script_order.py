@@ -169,3 +169,50 @@ def test_a_line_passed_over_keeps_what_became_of_it_in_the_stored_plan_and_expir
     assert script_order.past_phase(again.script, "T5-AXIS") == []
     (gone,) = script_order.past_phase(again.script, "T5-SOVIET")
     assert gone.line_no == 11 and [s.line_no for s in again.script] == [12]
+
+
+class WithRoundKinds:
+    """VMT as if it named `round_kinds` (GameInfo): the engine itself, with those kinds in its info."""
+
+    def __init__(self, engine, kinds: tuple[str, ...]):
+        from dataclasses import replace
+
+        self._engine = engine
+        self.info = replace(engine.info, round_kinds=kinds)
+
+    def __getattr__(self, name):
+        return getattr(self._engine, name)
+
+
+def test_the_lines_after_a_used_one_that_only_its_round_asks_are_stamped_up_to_another_kind():
+    """S34's open move question takes the first DONE: the second DONE (a move line, so this round's)
+    is stamped with the phase (VMT has no periods); the stamp stops at SUPPORT NONE, which other
+    questions than this round's may take, so the DONE after it is not the round's.  A game that names
+    no round kinds stamps nothing."""
+    state = state_of("s34-T5-AXIS")
+    (move,) = [d.key for d in VMT.pending(state) if d.role == "axis"]
+    text = "DONE\nDONE\nSUPPORT NONE\nDONE"
+    plan = filed(state, text)
+    Runner(WithRoundKinds(VMT, ("move",))).advance(state, {"axis": plan}, Rng(b"d" * 32),
+                                                   may_answer=lambda d: d.key == move)
+    assert [(line.line_no, line.in_round) for line in plan.script] == [(6, "T5-AXIS"), (7, ""), (8, "")]
+    again = Plan.from_json(plan.to_json())  # the stamp is kept with the stored plan
+    assert [line.in_round for line in again.script] == ["T5-AXIS", "", ""]
+    plain = filed(state, text)
+    Runner(VMT).advance(state, {"axis": plain}, Rng(b"d" * 32), may_answer=lambda d: d.key == move)
+    assert [line.in_round for line in plain.script] == ["", "", ""]
+
+
+def test_a_round_s_stale_line_lapses_at_the_next_opening_question_even_behind_the_line_that_answers_it():
+    """A message answers the card question ("REDEPLOY GROUP A10") and its receipt keeps the queued
+    script after it: a DONE stamped by the last round.  Read after the card line it would end the
+    redeploy's moves at once; it lapses at the card question instead, and is reported unused."""
+    state = state_of("s34-T5-AXIS")
+    plan = Plan(script=[ScriptLine(5, "DONE"), ScriptLine(6, "REDEPLOY GROUP A10"),
+                        ScriptLine(7, "DONE", in_round="T4-AXIS")],
+                fresh=tuple(d.key for d in VMT.pending(state) if d.role == "axis"))
+    advance = run(state, plan)
+    assert fates(advance)[5] == "ran" and fates(advance)[6] == "ran" and fates(advance)[7] == "not used"
+    (_, line, why), = advance.unused
+    assert line.line_no == 7 and why == "its question did not come before a card question opened the next round"
+    assert ("move", "DONE", "script") not in [(s.kind, s.text, s.source) for s in advance.steps[1:]]

@@ -11,6 +11,7 @@ from moderator.games.narva.barrage import start_barrages
 from moderator.games.narva.board import Board, as_side
 from moderator.games.narva.combat import start_combat
 from moderator.games.narva.hq import in_command_range
+from moderator.games.narva.replacement_choice import auto_replacement
 from moderator.games.narva.state import FreeMoveFrame, RebuildFrame, RegroupFrame, StavkaFrame
 from moderator.games.narva.supply import traces_supply
 
@@ -356,17 +357,16 @@ class Rebuild:
         self._rebuild(board, uid)
 
     def _auto(self, board: Board) -> None:
-        """Deadline answer: flip reduced units first (strongest defence), then the lower PD marker."""
+        """REBUILD AUTO: each point where a careful player would spend it (replacement_choice)."""
         while board.data["rp"] > 0:
-            units = [u for u in rebuildable(board) if board.is_on_map(u)]
-            if units:
-                self._rebuild(board, min(units, key=lambda u: (-board.unit(u).full.defense, u)))
-                continue
-            lower = max(board.data["pd"], key=lambda d: (board.data["pd"][d], d == "11SS"))
-            if board.data["pd"][lower] > 0:
-                self._fortify(board, lower)
-                continue
-            break
+            choice = auto_replacement(board, rebuildable(board))
+            if choice is None:
+                break
+            what, target = choice
+            if what == "fortify":
+                self._fortify(board, target)
+            else:
+                self._rebuild(board, target)
 
     @staticmethod
     def _fortify(board: Board, division: str) -> None:

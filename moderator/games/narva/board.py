@@ -8,9 +8,10 @@ state holds is typed in `state` (`NarvaState`, built by `setup.initial_state`).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from moderator.core.board import BoardBase
 from moderator.core.rng import Rng
@@ -21,6 +22,9 @@ if TYPE_CHECKING:
     from moderator.games.narva.scenario import Formation, HexInfo, HexsideInfo
 
 SIDES: tuple[Side, Side] = ("german", "soviet")
+
+#: The three limits of 7.1B.
+StackingClass = Literal["combat", "hq", "soviet_assault_gun"]
 
 
 def _zoc_memo(_scenario: Scenario) -> dict[tuple[str, str], bool]:
@@ -346,14 +350,24 @@ class Board(BoardBase[Scenario]):
             return bool(routes)
         return True
 
+    def stacking_class(self, uid: str) -> StackingClass:
+        """Which of the three limits of 7.1B a unit counts against: an HQ, a Soviet assault gun, or
+        a combat unit (a German assault gun is a combat unit)."""
+        if self.is_hq(uid):
+            return "hq"
+        if self.unit(uid).type == "assault_gun" and self.side_of(uid) == "soviet":
+            return "soviet_assault_gun"
+        return "combat"
+
+    def stacking_limit(self, kind: StackingClass) -> int:
+        limits = self.scenario.meta.stacking
+        return {"combat": limits.combat, "hq": limits.hq, "soviet_assault_gun": limits.soviet_assault_gun}[kind]
+
     def stacking_ok(self, hex_id: str, extra: Iterable[str] = ()) -> bool:
         """Two combat units, one HQ and one Soviet assault gun (7.1B)."""
         units = set(self.units_at(hex_id)) | set(extra)
-        limits = self.scenario.meta.stacking
-        guns = [u for u in units if self.unit(u).type == "assault_gun" and self.side_of(u) == "soviet"]
-        hqs = [u for u in units if self.is_hq(u)]
-        combat = [u for u in units if not self.is_hq(u) and u not in guns]
-        return len(combat) <= limits.combat and len(hqs) <= limits.hq and len(guns) <= limits.soviet_assault_gun
+        counts = Counter(self.stacking_class(u) for u in units)
+        return all(count <= self.stacking_limit(kind) for kind, count in counts.items())
 
     # ------------------------------------------------------------------ misc
 

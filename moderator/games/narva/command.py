@@ -16,8 +16,8 @@ from moderator.games.narva import activation as act
 from moderator.games.narva.actions import resolve_action
 from moderator.games.narva.barrage import start_barrages
 from moderator.games.narva.board import Board, as_side
+from moderator.games.narva.entry_stacking import settle_overstack
 from moderator.games.narva.hq import army_spans, in_command_range, outside_army_span
-from moderator.games.narva.reinforce import settle_overstack
 from moderator.games.narva.state import ActivationFrame, CommandFrame, CommandStage, CupFrame
 from moderator.games.narva.supply import hex_supplied, supplied_hexes
 

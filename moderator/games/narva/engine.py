@@ -97,7 +97,12 @@ INFO = GameInfo(
     detail_with_whole_map=False,
     # 4.1.1: each command chit drawn opens an activation with its own attach, move and attack questions
     # (a script's round: core/script_order.py)
-    opening_kinds=("hq",))
+    opening_kinds=("hq",),
+    # the questions only the activating player is asked in an activation (and in the reinforcements'
+    # own move, 8.0B): a trailing MOVE DONE or ATTACK DONE whose segment ended by itself lapses with its
+    # round.  Losses, retreats and displacements are not among them: they are asked in the other
+    # side's activations too, and a line written for one must not stamp the lines after it.
+    round_kinds=("attach", "move", "attack", "advance"))
 
 
 class NarvaEngine(FrameStackEngine[NarvaState]):

@@ -83,7 +83,9 @@ SPECS = [
               ("REBUILD 162G",)),
     OrderSpec("rebuild", "fortify", "FORTIFY <division:division>",
               "Spend a replacement point to raise a PD marker two boxes (11.2.4).", ("FORTIFY 4SS",)),
-    OrderSpec("rebuild", "auto", "REBUILD AUTO", "Flip reduced units first, then the lower PD marker."),
+    OrderSpec("rebuild", "auto", "REBUILD AUTO",
+              "Each point as a careful player would: a PD marker two or more boxes down first (2 VP, 13.3), "
+              "then a reduced unit at the front, then a marker one box down, then any reduced unit."),
     OrderSpec("rebuild", "done", "REBUILD DONE", "Spend no more replacement points."),
     # reinforcement phase (8.0)
     OrderSpec("reroute", "to", "REROUTE <units:unit...> TO <entry:A|B|C>",

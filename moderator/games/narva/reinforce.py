@@ -385,22 +385,3 @@ class Coastal:
     def step(self, board: Board, frame: CoastalFrame) -> bool:
         return False
 
-
-def settle_overstack(board: Board, side: str, units: list[str]) -> None:
-    """8.1, 7.2A: reinforcements must be stacked legally by the end of the phase; the moderator moves
-    the excess to the nearest hex, up to three away, where they could be placed, or eliminates them
-    (ruling N-68)."""
-    for uid in units:
-        hex_id = board.hex_of(uid)
-        if hex_id is None or board.stacking_ok(hex_id):
-            continue
-        for radius in range(1, 4):
-            spots = [h for h in board.scenario.grid.ring(hex_id, radius) if board.scenario.on_map(h)
-                     and placement_ok(board, uid, h) and board.stacking_ok(h, [uid])]
-            if spots:
-                target = min(spots)
-                board.place(uid, target)
-                board.emit("overstack_moved", unit=uid, origin=hex_id, hex=target, visible_to=(side,))
-                break
-        else:
-            board.eliminate(uid, "reinforcement overstacked at the end of the phase (7.2A)")

@@ -1,7 +1,7 @@
 """Positions of the rule tests where HELP's rarer Across the Narva examples are legal: an attack with
 air support, an attack conditional on its odds (fog of war off), step losses named by the player,
-advances after combat, a regrouping event, a replacement, the prepared defences and a move by way of a
-village (tests/kit/test_help_examples.py)."""
+advances after combat, a regrouping event, a replacement, the prepared defences, a move by way of a
+village and a Soviet Army HQ's relocation (tests/kit/test_help_examples.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from moderator.core.frames import new_frame
-from tests.games.narva.drive import moving
+from tests.games.narva.drive import command_phase, moving
 from tests.games.narva.fight import board, fight, ready_to_attack
 from tests.games.narva.helpers import position, settle
 from tests.games.narva.test_action_chits import draw
@@ -77,5 +77,13 @@ def prepared_defences(check: Check) -> None:
     check(b.data)
 
 
-TOURS = (attacks, losses_named_by_the_player, advances, regroup_event, replacement, prepared_defences,
-         move_by_way_of_a_village)
+def army_hq_relocation(check: Check) -> None:
+    """4.1.3: a drawn 2nd Shock chit lets its Army HQ (3024) relocate instead of activating a corps; the
+    random games reach this only now and then."""
+    b = position({"2SH/HQ": "3024", "109/HQ": "2120", "109/381": "2122"})
+    command_phase(b, ["2SH-1"])
+    check(b.data)
+
+
+TOURS = (army_hq_relocation, attacks, losses_named_by_the_player, advances, regroup_event, replacement,
+         prepared_defences, move_by_way_of_a_village)

@@ -423,3 +423,34 @@ def test_11_4B_pins_are_removed():
     end_of_turn(b)
     answer(b, "IMPROVE NONE")
     assert b.data["pinned"] == {}
+
+
+def test_11_2_4B_13_3_rebuild_auto_spends_points_where_the_rules_pay_most():
+    """Hand-play, turn 11: REBUILD AUTO restored a unit far in the rear while the Nederland marker stood
+    two boxes down (2 Soviet VP, 13.3).  Now, point by point: the marker two boxes down first (11.2.4B
+    raises it two), then the reduced 176G next to the Soviet 381 (2232, two hexes from 2432), then the
+    Nordland marker one box down, and only then the 162G far in the rear (0430)."""
+    units = {"61/162G": "0430", "61/176G": "2232", "109/381": "2432", "4SS/1/48": "3330"}
+    b = board(units, reduced=["61/162G", "61/176G"])
+    b.data["pd"].update({"4SS": 2, "11SS": 1})
+    rebuild(b, rp=1)
+    answer(b, "REBUILD AUTO")
+    assert b.data["pd"] == {"4SS": 0, "11SS": 1}
+    assert b.is_reduced("61/176G") and b.is_reduced("61/162G")
+
+    b = board(units, reduced=["61/162G", "61/176G"])
+    b.data["pd"].update({"4SS": 2, "11SS": 1})
+    rebuild(b, rp=3)
+    answer(b, "REBUILD AUTO")
+    assert b.data["pd"] == {"4SS": 0, "11SS": 0}
+    assert not b.is_reduced("61/176G") and b.is_reduced("61/162G")
+    assert [e["unit"] for e in emitted(b, "rebuilt")] == ["61/176G"]
+
+
+def test_11_2B_rebuild_auto_restores_a_rear_unit_when_nothing_better_is_left():
+    """With both markers in their start box and no reduced unit near the enemy, the point still buys a
+    step: the 162G in the rear is restored rather than the point being lost."""
+    b = board({"61/162G": "0430", "109/381": "2432"}, reduced=["61/162G"])
+    rebuild(b, rp=1)
+    answer(b, "REBUILD AUTO")
+    assert not b.is_reduced("61/162G") and b.data["rp"] == 0

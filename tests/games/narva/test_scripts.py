@@ -4,11 +4,14 @@ the hand-played game's 023, 053: a stale MOVE DONE / ATTACK DONE carried on into
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from moderator.core.plans import Plan, parse_body
 from moderator.core.rng import Rng
 from moderator.core.runner import Runner
 from moderator.games.narva.engine import engine
-from tests.games.narva.drive import asked, command_phase
+from moderator.service.seat_mail import waits_for
+from tests.games.narva.drive import arrive, asked, command_phase, reinforcement_phase
 from tests.games.narva.helpers import position
 
 
@@ -49,3 +52,57 @@ def test_the_next_activation_s_lines_stay_queued_behind_the_stale_ones():
     assert fates[:4] == [("ACTIVATE 109/HQ", "ran"), ("MOVE DONE", "ran"), ("ATTACK DONE", "not used"),
                          ("PASS", "ran")]
     assert ("hq", "PASS", "script") in [(s.kind, s.text, s.source) for s in advance.steps]
+
+
+def run_plans(state, plans):
+    """Both sides' plans run as far as they go (the game's standing defaults answer the rest)."""
+    return Runner(engine).advance(state, plans, Rng(b"d" * 32))
+
+
+def german_script(state, text: str) -> Plan:
+    kinds = sorted({spec.kind for spec in engine.grammar.specs})
+    body = parse_body(list(enumerate(text.splitlines(), 1)), engine.grammar, engine.lexicon(state, "german"), kinds)
+    assert not body.has_errors
+    return Plan(script=body.script, fresh=tuple(d.key for d in engine.pending(state) if d.role == "german"))
+
+
+def test_8_0B_a_trailing_move_done_after_the_last_reinforcement_moved_lapses_when_the_turn_ends():
+    """Hand-play, turn 2: both arrivals moved, so their Movement Segment (8.0B) ended by itself; the
+    script's MOVE DONE stayed "queued (waits for: Movement)" into turn 3, where it would have ended the
+    first activation's movement.  It now lapses when the turn ends, and the player is told."""
+    board = position({}, turn=2)
+    arrive(board, "58/220G", 2, "A")
+    arrive(board, "58/158Pio", 2, "A")
+    reinforcement_phase(board)
+    assert asked(board) == ["reroute"]
+    plan = german_script(board.data, "REROUTE NONE\nMOVE 220G TO 0430\nMOVE 158Pio TO 0331\nMOVE DONE")
+    advance = run_plans(board.data, {"german": plan, "soviet": Plan()})
+    fates = {line.text: (status, why) for _, line, status, why in advance.script_log}
+    assert fates["MOVE DONE"] == ("not used", "its question did not come before the turn ended")
+    assert plan.script == []
+    assert advance.state["turn"] == 3
+
+
+def test_9_0_a_trailing_attack_done_after_the_last_possible_attack_lapses_when_the_turn_ends():
+    """Hand-play, turn 7: after the only possible attack the Combat Segment ended by itself and the
+    script's ATTACK DONE stayed queued into turn 8 ("the script you had queued goes on after it"),
+    where it would have skipped the first activation's combat.  Here 381 attacks 162G (2121), the
+    activation's last attack: ATTACK DONE stays queued while the turn lasts, and lapses when it ends,
+    before turn 2's first chit is answered."""
+    board = position({"2SH/HQ": "3024", "109/HQ": "2120", "109/381": "2122", "61/162G": "2121"}, rolls=[3, 3])
+    command_phase(board, ["2SH-1"])
+    plan, first = run_script(board, "ACTIVATE 109\nMOVE DONE\nATTACK 2121 WITH 381\nATTACK DONE")
+    assert [s.kind for s in first.steps if s.source == "script"] == ["hq", "move", "attack"]
+    assert [(line.text, line.in_round) for line in plan.script] == [("ATTACK DONE", "T1")]
+    # the receipt's "queued" line says how long it waits
+    reason = waits_for(SimpleNamespace(engine=engine, state=board.data), "soviet")(plan.script[0])
+    assert reason == ('waits for: Combat, in this round only (it lapses at the next question "Command chit: '
+                      'which HQ", or when the turn ends)')
+
+    board.data["turn"] = 2  # the turn ends; the next one's first chit is drawn
+    command_phase(board, ["2SH-2"])
+    advance = Runner(engine).advance(board.data, {"soviet": plan}, Rng(b"d" * 32),
+                                     may_answer=lambda d: d.role == "soviet")
+    (_, line, why), = advance.unused
+    assert line.text == "ATTACK DONE" and why == "its question did not come before the turn ended"
+    assert plan.script == []

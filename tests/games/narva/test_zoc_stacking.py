@@ -209,3 +209,33 @@ def test_7_2A_8_1_reinforcements_may_overstack_on_placement_but_not_at_the_end_o
     assert board.stacking_ok("0131")
     assert len(board.combat_units_at("0131")) == 2
     assert emitted(board, "overstack_moved")
+
+
+def _arrivals_left_at_their_entry(units: tuple[str, ...], entry: str) -> dict[str, str]:
+    """Germany brings `units` in at `entry` on Turn 3, moves none of them, and the segment ends:
+    where each unit stands then, and the moderator's moves (unit -> hex)."""
+    board = position({}, turn=3)
+    for uid in units:
+        arrive(board, uid, 3, entry)
+    reinforcement_phase(board)
+    answer(board, "REROUTE NONE")
+    finish(board, until="improve")
+    return {e["unit"]: e["hex"] for e in emitted(board, "overstack_moved")}
+
+
+def test_7_1B_7_2A_an_arrival_hq_is_not_moved_off_a_hex_overstacked_only_by_combat_units():
+    """Hand-play, turn 3: 285S HQ and its three GRZ regiments enter at C (0103).  7.1B allows two combat
+    units and one HQ, so only one regiment is over the limit: the HQ stays, the last regiment leaves
+    (ruling N-68).  It goes to 0203 on the shore road it came in by, not to 0102 (woods, no road),
+    so it may still move strategically next turn (6.4.1A)."""
+    moved = _arrivals_left_at_their_entry(("285S/HQ", "285S/1GRZ", "285S/2GRZ", "285S/3GRZ"), "C")
+    assert moved == {"285S/3GRZ": "0203"}
+
+
+def test_7_2A_6_4_1A_overstacked_arrivals_are_settled_along_the_road_and_railway_they_entered_by():
+    """Five combat units left at A (0131, on the rollbahn and the Tallinn railway): three must go.
+    The first two fill 0230 (rollbahn and railway, next to the entry); the third goes two hexes along
+    them (0330, railway) rather than to the off-road hexes next to the entry (0130, 0132, 0231)."""
+    units = ("58/220G", "58/158Pio", "IND/BE", "20SS/1/46", "20SS/2/46")
+    moved = _arrivals_left_at_their_entry(units, "A")
+    assert moved == {"20SS/2/46": "0230", "20SS/1/46": "0230", "IND/BE": "0330"}
