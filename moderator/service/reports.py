@@ -22,7 +22,14 @@ from moderator.mail.commands import PLAYER, commands_for, help_lines
 from moderator.mail.compose import Attachment, Outgoing, thread_headers, thread_root
 from moderator.render.texts import render
 from moderator.service.options import shown_options
-from moderator.service.standing import ASKED_FIRST, CHANGE_NOTE, answered_line, standing_in_force
+from moderator.service.standing import (
+    ASKED_FIRST,
+    CHANGE_NOTE,
+    answered_line,
+    fold_repeats,
+    standing_in_force,
+    told_in_receipts,
+)
 
 
 @dataclass(frozen=True)
@@ -178,7 +185,7 @@ def report_context(engine: Engine[Any], environment: Environment, addressing: Ad
     context = dict(
         heading=heading, receipts=receipts, holds=payload.get("holds", []), events=lines,
         summary=summary_line(decisions, outcome, bool(payload.get("observer"))),
-        answered=[answered_line(a) for a in payload.get("answered", [])],
+        answered=[answered_line(a) for a in fold_repeats(told_in_receipts(payload.get("answered", []), receipts))],
         in_force=[] if payload.get("observer") else standing_in_force(engine, role, payload.get("standing", [])),
         change_note=CHANGE_NOTE, asked_first=ASKED_FIRST if payload.get("ask_first") else "",
         view=view, role=role, decisions=decisions, outcome=outcome, queued=payload.get("queued", []),

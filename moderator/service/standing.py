@@ -111,6 +111,9 @@ def answered_line(answered: Mapping[str, Any]) -> str:
                       answered.get("unfit_reason", ""))
     listed = " | ".join(group_options(others))
     question = question_head(prompt)
+    if answered.get("repeats", 1) > 1:
+        more = answered["repeats"] - 1
+        question += f" (and the {more} question{'s' if more > 1 else ''} like it that followed)"
     if not others:  # listed only because a standing or keyed order could not be used: there was no choice
         return f"{who} answered: {question} (the only legal answer)."
     if choices - 1 > len(others):
@@ -153,10 +156,27 @@ def keyed_not_legal(keyed: Sequence[Sequence[str]]) -> str:
     named = []
     for line, why in keyed:
         number, _, order = line.partition(": ")
-        named.append((f"{number}, '{order}'", why))
+        # A line whose reason its receipt in the same mail gives is named by its number only (told_in_receipts).
+        named.append((f"{number}, '{order}'", why) if why else (number, ""))
+    above = " (why: under YOUR MESSAGE above)" if any(not why for _, why in named) else ""
     if len(named) == 1:
-        return f"Your keyed order {named[0][0]}, was not legal for this question ({named[0][1]})"
-    return f"Your keyed orders {' and '.join(f'{n} ({why})' for n, why in named)} were not legal for this question"
+        name, why = named[0]
+        because = f" ({why})" if why else above
+        return f"Your keyed order {name}{',' if why else ''} was not legal for this question{because}"
+    listed = " and ".join(f"{n} ({why})" if why else n for n, why in named)
+    return f"Your keyed orders {listed} were not legal for this question{above}"
+
+
+def told_in_receipts(answered: Sequence[Mapping[str, Any]], receipts: Sequence[Mapping[str, Any]]
+                     ) -> list[Mapping[str, Any]]:
+    """The answered entries, with the reason of a refused keyed line left out where a receipt of the same
+    mail shows that line with its reason (a tester's Narva mail said each reason twice, 6 KB of a report)."""
+    told = {f"line {line.get('line_no')}: {line.get('canonical')}" for receipt in receipts
+            for line in receipt.get("lines", []) if line.get("why")}
+    if not told:
+        return list(answered)
+    return [dict(entry, keyed_unfit=[[label, "" if label in told else why] for label, why in entry["keyed_unfit"]])
+            if entry.get("keyed_unfit") else entry for entry in answered]
 
 
 #: A question's first sentence longer than this is named by what comes before its colon.
@@ -175,3 +195,28 @@ def question_head(prompt: str) -> str:
     if len(head) <= HEAD_CHARS:
         return head
     return head[:HEAD_CHARS].rsplit(" ", 1)[0].rstrip(",;") + " …"
+
+
+#: What two answers must share to be told as one (besides a question of the same shape).
+SAME_ANSWER = ("source", "text", "others", "choices", "unfit", "unfit_source", "unfit_reason", "keyed_unfit",
+               "deadline")
+
+
+def fold_repeats(answered: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """Answers in a row by the same order to questions of one shape (Narva's "Chit barrage: 4 barrage
+    attack(s) left", then 3, 2, 1) told once, with how many followed: four lines that differ in one
+    digit made a tester's report longer, not clearer."""
+    folded: list[dict[str, Any]] = []
+    for entry in answered:
+        last = folded[-1] if folded else None
+        if last is not None and all(last.get(key) == entry.get(key) for key in SAME_ANSWER) \
+                and shape(last["prompt"]) == shape(entry["prompt"]):
+            last["repeats"] = last.get("repeats", 1) + 1
+        else:
+            folded.append(dict(entry))
+    return list(folded)
+
+
+def shape(prompt: str) -> str:
+    """A question's head with its numbers left out."""
+    return re.sub(r"\d+", "#", question_head(prompt))

@@ -179,3 +179,23 @@ def test_a_standing_order_not_legal_where_the_default_was_the_only_answer_is_sti
     assert re.search(rf"- Your standing order STANDING REACT: COUNTER {weak[0]} was not legal for this question "
                      rf"\({weak[0]} has value \d; a counter needs 4 or more\), so the game's standing default NONE "
                      rf"answered: Counter the attack [^?]*\? \(the only legal answer\)\.", said), said
+
+
+def test_answers_in_a_row_by_the_same_order_to_questions_of_one_shape_are_told_once():
+    """Played by hand (Narva): four lines 'BARRAGE AUTO answered: Chit barrage: 4 (3, 2, 1) barrage attack(s)
+    left' that differed in one digit; now one line says how many followed.  A different answer, or a
+    question of another shape, is told on its own."""
+    from moderator.service.standing import answered_line, fold_repeats
+
+    def barrage(left: int, text: str = "BARRAGE AUTO") -> dict:
+        return {"source": "game-standing", "text": text, "prompt": f"Chit barrage: {left} barrage attack(s) left.",
+                "others": ["BARRAGE NONE"], "choices": 2}
+
+    loss = dict(barrage(1), text="LOSS AUTO", prompt="Barrage on 2021: take the loss.", others=["LOSS 122/1078"])
+    folded = fold_repeats([barrage(4), barrage(3), barrage(2), barrage(1, "BARRAGE NONE"), loss, barrage(2)])
+    lines = [answered_line(entry) for entry in folded]
+    assert len(lines) == 4
+    assert ("answered: Chit barrage: 4 barrage attack(s) left (and the 2 questions like it that followed) "
+            "(you could have answered BARRAGE NONE).") in lines[0]
+    assert "BARRAGE NONE" in lines[1] and "like it" not in lines[1]
+    assert lines[2].startswith("The game's standing default LOSS AUTO") and "like it" not in lines[3]

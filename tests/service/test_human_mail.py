@@ -380,10 +380,25 @@ def test_a_keyed_order_that_is_not_legal_when_its_question_comes_is_named_with_t
     duel.send("north", f"ATTACK\nCOMMIT {hand(duel, 'north')[0]}\n")
     text = report_with_receipt(duel, "south", start)
     reason = f"{low[0]} has value 3; a counter needs 4 or more"
-    assert (f"Your keyed order line 5, 'ON ANY: COUNTER {low[0]}', was not legal for this question ({reason}), so "
-            f"the game's standing default NONE answered: Counter the attack") in text
+    # The receipt in the same mail gives the reason; the answer names the line and points there (said once)
+    assert ("Your keyed order line 5 was not legal for this question (why: under YOUR MESSAGE above), so "
+            "the game's standing default NONE answered: Counter the attack") in text
     assert f"not used ON ANY: COUNTER {low[0]} (its question came, but it was not legal then: {reason})" in text
-    assert "you filed none for this" not in text
+    assert text.count(reason) == 1 and "you filed none for this" not in text
+
+
+def test_a_refused_keyed_line_whose_receipt_went_earlier_keeps_its_reason_in_the_answer():
+    from moderator.service.standing import answered_line, told_in_receipts
+
+    entry = {"source": "game-standing", "text": "NONE", "prompt": "Counter the attack?", "others": ["COUNTER C11"],
+             "choices": 2, "keyed_unfit": [["line 5: ON ANY: COUNTER C03", "C03 has value 3"]]}
+    other_mail = [{"lines": [{"line_no": 2, "canonical": "REST", "why": "x"}]}]
+    said = answered_line(told_in_receipts([entry], other_mail)[0])
+    assert said.startswith("Your keyed order line 5, 'ON ANY: COUNTER C03', was not legal for this question "
+                           "(C03 has value 3)")
+    same_mail = [{"lines": [{"line_no": 5, "canonical": "ON ANY: COUNTER C03", "why": "its question came ..."}]}]
+    assert answered_line(told_in_receipts([entry], same_mail)[0]).startswith(
+        "Your keyed order line 5 was not legal for this question (why: under YOUR MESSAGE above)")
 
 
 def test_a_keyed_order_listed_as_expired_says_why_where_its_question_came():
