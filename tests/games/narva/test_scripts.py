@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from moderator.core.plans import Plan, parse_body
+from moderator.core.plans import Plan, ScriptLine, parse_body
 from moderator.core.rng import Rng
 from moderator.core.runner import Runner
 from moderator.games.narva.engine import engine
+from moderator.service.filing import file_orders
 from moderator.service.seat_mail import waits_for
 from tests.games.narva.drive import arrive, asked, command_phase, reinforcement_phase
 from tests.games.narva.helpers import position
@@ -106,3 +107,18 @@ def test_9_0_a_trailing_attack_done_after_the_last_possible_attack_lapses_when_t
     (_, line, why), = advance.unused
     assert line.text == "ATTACK DONE" and why == "its question did not come before the turn ended"
     assert plan.script == []
+
+
+def test_the_receipt_does_not_say_a_lapsing_line_goes_on_after_the_answer_to_the_hq_question():
+    """Hand-play, turn 8: a message answering the HQ question was told "the script you had queued goes
+    on after it: ATTACK DONE".  That line, left by the last round, lapses at this very question, so
+    the receipt now says the message dropped it."""
+    board = position({"2SH/HQ": "3024", "109/HQ": "2120", "109/381": "2122"})
+    command_phase(board, ["2SH-2"])
+    assert asked(board) == ["hq"]
+    queued = Plan(script=[ScriptLine(9, "ATTACK DONE", in_round="T1")], running="T1-COMMAND")
+    kinds = sorted({spec.kind for spec in engine.grammar.specs})
+    body = parse_body([(1, "ACTIVATE 109")], engine.grammar, engine.lexicon(board.data, "soviet"), kinds)
+    filing = file_orders(engine, board.data, "soviet", queued, body, None, False)
+    assert (filing.kept, filing.dropped) == ([], ["ATTACK DONE"])
+    assert [line.text for line in filing.plan.script] == ["ACTIVATE 109/HQ"]
