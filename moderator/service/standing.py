@@ -101,6 +101,11 @@ def readable_form(syntax: str) -> str:
     return re.sub(r"<(\w+):\w+(\.\.\.)?>", r"<\1\2>", syntax)
 
 
+#: At most this many (grouped) other answers are named: a few show the choice there was; Narva's five or
+#: six long MOVE and ATTACK alternatives made each line of a report four lines long.
+OTHERS_SHOWN = 3
+
+
 def answered_line(answered: Mapping[str, Any]) -> str:
     """One line of "answered for you" (an entry of `Table.answered_since`): which standing order or
     default answered what, and what else was open.  When a standing order was passed over because its
@@ -109,14 +114,15 @@ def answered_line(answered: Mapping[str, Any]) -> str:
     who = answered_by(answered["source"], text, answered.get("unfit", ""), answered.get("unfit_source", ""),
                       answered.get("deadline", False), answered.get("keyed_unfit", ()),
                       answered.get("unfit_reason", ""))
-    listed = " | ".join(group_options(others))
+    groups = group_options(others)
+    listed = " | ".join(groups[:OTHERS_SHOWN])
     question = question_head(prompt)
     if answered.get("repeats", 1) > 1:
         more = answered["repeats"] - 1
         question += f" (and the {more} question{'s' if more > 1 else ''} like it that followed)"
     if not others:  # listed only because a standing or keyed order could not be used: there was no choice
         return f"{who} answered: {question} (the only legal answer)."
-    if choices - 1 > len(others):
+    if choices - 1 > len(others) or len(groups) > OTHERS_SHOWN:
         # The question is past, so OPTIONS cannot show the rest; no total either: where the options are a
         # sample of the legal answers (Narva's moves, Engine.answers) it would undercount them.
         return f"{who} answered: {question} (you could have answered, among others, {listed})."

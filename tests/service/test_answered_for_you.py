@@ -199,3 +199,15 @@ def test_answers_in_a_row_by_the_same_order_to_questions_of_one_shape_are_told_o
             "(you could have answered BARRAGE NONE).") in lines[0]
     assert "BARRAGE NONE" in lines[1] and "like it" not in lines[1]
     assert lines[2].startswith("The game's standing default LOSS AUTO") and "like it" not in lines[3]
+
+
+def test_at_most_three_other_answers_are_named_and_the_line_says_there_were_more():
+    from moderator.service.standing import answered_line
+
+    entry = {"source": "game-standing", "text": "MOVE DONE", "prompt": "Movement Segment (6.0).", "choices": 6,
+             "others": ["MOVE A TO 0101", "MOVE B TO 0202", "MOVE C TO 0303", "MOVE D TO 0404", "MOVE E TO 0505"]}
+    said = answered_line(entry)
+    assert said.endswith("(you could have answered, among others, MOVE A TO 0101 | MOVE B TO 0202 | "
+                         "MOVE C TO 0303).")
+    few = dict(entry, choices=3, others=["MOVE A TO 0101", "MOVE B TO 0202"])
+    assert answered_line(few).endswith("(you could have answered MOVE A TO 0101 | MOVE B TO 0202).")
