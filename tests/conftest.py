@@ -139,12 +139,16 @@ SERVER_FIXTURES = {"mailstack", "clean_mail", "db_url"}
 #: games' 3 min, which stay in the other process).
 ALONGSIDE_SERVERS = ("tests/kit/", "tests/games/stalingrad/")
 STAY_IN_THE_OTHER_PROCESS = ("tests/kit/test_noninterference.py",)
-#: ... and the kit's Across the Narva playouts too (measured at stop 19 on an idle machine: the servers'
-#: process 13-15 min, the other 7.5-8.5 min; Narva's 30 playouts are about a third of the kit's time).
+#: ... and the kit's Across the Narva playouts too, but one in four of its random games (about 15 s each).
+#: Measured at stop 20 on an idle machine with all of them here: this process 19 min, the servers' 14.
 STAY_IN_THE_OTHER_PROCESS_IF_NAMED = (("tests/kit/test_playouts.py", "[narva"),)
+EVERY_FOURTH_NARVA_GAME = re.compile(r"test_a_random_game_ends_without_leaks\[narva-(\d+)\]")
 
 
 def stays_in_the_other_process(nodeid: str) -> bool:
+    game = EVERY_FOURTH_NARVA_GAME.search(nodeid)
+    if game is not None and int(game.group(1)) % 4 == 0:
+        return False
     return nodeid.startswith(STAY_IN_THE_OTHER_PROCESS) or any(
         nodeid.startswith(prefix) and part in nodeid for prefix, part in STAY_IN_THE_OTHER_PROCESS_IF_NAMED)
 

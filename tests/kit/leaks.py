@@ -145,7 +145,8 @@ SETTINGS: dict[str, KitSettings] = {
     # A VMT block's name is public (the reinforcement schedule lists it); where it stands is not.
     "vmt": KitSettings(playouts=60, secrets_never_in_view=False, variant_playouts=2,
                        view_checks=(vmt_view_hides_hands_and_enemy_blocks,), reveals=vmt_reveals),
-    "narva": KitSettings(playouts=30, choose=active_choice, variant_playouts=1,
+    # 20 Narva games (about 15 s each on this machine; MODERATOR_SOAK plays more): the suite's 15 minutes.
+    "narva": KitSettings(playouts=20, choose=active_choice, variant_playouts=1,
                          view_checks=(narva_enemy_stacks_show_their_top_unit,), reveals=narva_reveals),
     "duel": KitSettings(playouts=200, view_checks=(duel_view_hides_hands,)),
     "skirmish": KitSettings(playouts=50, choose=active_choice, variant_playouts=5,
