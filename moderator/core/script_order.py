@@ -72,10 +72,7 @@ def pass_over(script: list[ScriptLine], used: int, kind: str, phase: str) -> Non
 
 def round_ended(script: list[ScriptLine]) -> list[ScriptLine]:
     """A question of an opening kind is asked: the lines passed over leave `script` (returned)."""
-    gone = [line for line in script if line.passed]
-    for line in gone:
-        script.remove(line)
-    return gone
+    return _take(script, lambda line: bool(line.passed))
 
 
 def round_over(script: list[ScriptLine], opens_round: Callable[[ScriptLine], bool]) -> list[ScriptLine]:
@@ -90,10 +87,7 @@ def round_over(script: list[ScriptLine], opens_round: Callable[[ScriptLine], boo
 
 def past_phase(script: list[ScriptLine], phase: str) -> list[ScriptLine]:
     """The lines passed over in another phase than `phase` leave `script`; they are returned."""
-    gone = [line for line in script if line.passed and line.phase != phase]
-    for line in gone:
-        script.remove(line)
-    return gone
+    return _take(script, lambda line: bool(line.passed) and line.phase != phase)
 
 
 def reached(script: Sequence[ScriptLine], index: int) -> bool:
@@ -125,15 +119,16 @@ def mark_round(script: list[ScriptLine], start: int, in_round: Callable[[ScriptL
 def last_rounds(script: list[ScriptLine]) -> list[ScriptLine]:
     """A question of an opening kind is asked: the lines stamped by a round begun before it leave
     `script` (returned)."""
-    gone = [line for line in script if line.in_round]
-    for line in gone:
-        script.remove(line)
-    return gone
+    return _take(script, lambda line: bool(line.in_round))
 
 
 def past_period(script: list[ScriptLine], period: str) -> list[ScriptLine]:
     """The lines stamped by a round of another period than `period` leave `script` (returned)."""
-    gone = [line for line in script if line.in_round and line.in_round != period]
-    for line in gone:
-        script.remove(line)
+    return _take(script, lambda line: bool(line.in_round) and line.in_round != period)
+
+
+def _take(script: list[ScriptLine], leaves: Callable[[ScriptLine], bool]) -> list[ScriptLine]:
+    """The lines `leaves` accepts leave `script`, in order; they are returned."""
+    gone = [line for line in script if leaves(line)]
+    script[:] = [line for line in script if not leaves(line)]
     return gone

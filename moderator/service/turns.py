@@ -253,8 +253,6 @@ class TurnRunner:
         seq = table.game.last_seq + 1  # the report's own log entry
         message_id = make_message_id("report", table.game.id, seat.role, seq, self.addressing.domain)
         payload = self._payload(table, seat, now, holds, receipts, observer, expired, seq, message_id)
-        if plan_of(table, seat, observer).ask_first:  # only when so: a report's logged payload keeps its old form
-            payload["ask_first"] = True
         left = [f"line {line.line_no}: {line.render()} ({why})" for role, line, why in unused if role == seat.role]
         if left:  # only when there are some: a report's logged payload keeps its old form otherwise
             payload["unused"] = left
@@ -320,11 +318,9 @@ class TurnRunner:
             # A finished game asks nothing: its last report carries no "how to answer" (issue 12).
             "envelope": [] if observer or outcome is not None else envelope_lines(
                 table.game.id, seat.role, table.game.phase_label, seat.secret),
+            # only when so, from the plan read above: a report's logged payload keeps its old form otherwise
+            **({"ask_first": True} if plan is not None and plan.ask_first else {}),
         }
-
-
-def plan_of(table: Table, seat: Seat, observer: bool) -> Plan:
-    return Plan() if observer else table.plan(seat.role)
 
 
 def log_holds(table: Table, result: RunResult, now: datetime) -> None:

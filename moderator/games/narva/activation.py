@@ -208,16 +208,7 @@ class Moves:
 
     def moves_to(self, board: Board, frame: MovingFrame, dest: str, mode: str, units: list[str]) -> list[str]:
         """Up to three legal answers that move another of `units` to `dest` this way (for a refusal)."""
-        out = []
-        for uid in units:
-            try:
-                find_path(board, uid, dest, rules_for(frame, mode), allowance=self.allowance(board, frame, uid))
-            except IllegalOrder:
-                continue
-            out.append(f"MOVE {uid} TO {dest}" + ("" if mode == NORMAL else f" {mode.upper()}"))
-            if len(out) == 3:
-                break
-        return out
+        return self.legal_moves(board, frame, ((uid, dest) for uid in units), mode, 3)
 
     def nearest_moves(self, board: Board, frame: MovingFrame, uid: str, dest: str, mode: str,
                       count: int = 2) -> list[str]:
@@ -228,8 +219,13 @@ class Moves:
         start = board.hex_of(uid)  # (reachable finds nothing for a unit off the map)
         hexes = sorted((h for h in reachable(board, uid, rules_for(frame, mode)) if h != start),
                        key=lambda h: (board.scenario.distance(h, dest), h))
+        return self.legal_moves(board, frame, ((uid, hex_id) for hex_id in hexes), mode, count)
+
+    def legal_moves(self, board: Board, frame: MovingFrame, candidates: Iterable[tuple[str, str]], mode: str,
+                    count: int) -> list[str]:
+        """The first `count` of the (unit, hex) `candidates` that `find_path` accepts this way, as MOVE orders."""
         out = []
-        for hex_id in hexes:
+        for uid, hex_id in candidates:
             try:
                 find_path(board, uid, hex_id, rules_for(frame, mode), allowance=self.allowance(board, frame, uid))
             except IllegalOrder:
